@@ -1,0 +1,36 @@
+# The two commands of README.md, each self-sufficient on a fresh machine with Python 3.11+.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: suite test lint typecheck check bench docs clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## main job: play and check hands of every named ruleset with the reference engine
+suite: $(STAMP)
+	$(BIN)/gostop-reference check --rounds 200 --seed 1
+
+## the whole test suite
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check reference_impl conformance tests benchmarks
+	$(BIN)/ruff format --check reference_impl conformance tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+check: lint typecheck test
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/rounds.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""gostop-conformance: the scenario runner and the harness that validates engines."""

@@ -1,0 +1,91 @@
+"""`gostop-reference`: the reference engine's command line (thin: parses arguments, calls the library)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from reference_impl._check import check_ruleset
+from reference_impl._match import Match, RandomPlayer
+from reference_impl._rulesets import load_ruleset, ruleset_ids
+from reference_impl._text import action_text, event_text, settlement_text, state_text
+from reference_impl._yamlio import InputError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="gostop-reference", description="The Go-Stop reference engine.")
+    sub = p.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a seeded match with random players and print every turn")
+    play.add_argument("--ruleset", default="standard-3p", help="ruleset id (see `gostop-reference rulesets`)")
+    play.add_argument("--seed", type=int, default=1, help="match seed (deals and the random players)")
+    play.add_argument("--rounds", type=int, default=None, help="stop after this many rounds (default: the whole match)")
+    check = sub.add_parser("check", help="play random rounds of every ruleset, checking every invariant after every action")
+    check.add_argument("--rounds", type=int, default=200, help="rounds per ruleset")
+    check.add_argument("--seed", type=int, default=1)
+    check.add_argument("--ruleset", action="append", help="only these rulesets (repeatable)")
+    sub.add_parser("rulesets", help="list the named rulesets")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "rulesets":
+            for rid in ruleset_ids():
+                rs = load_ruleset(rid)
+                print(f"{rid:18} {rs.title}")
+            return EXIT_OK
+        if args.command == "play":
+            return _play(args.ruleset, args.seed, args.rounds)
+        return _check(args.ruleset or ruleset_ids(), args.rounds, args.seed)
+    except InputError as exc:
+        print(f"gostop-reference: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _play(ruleset_id: str, seed: int, max_rounds: int | None) -> int:
+    rs = load_ruleset(ruleset_id)
+    match = Match(rs, seed)
+    player = RandomPlayer(seed)
+    print(f"ruleset {rs.id} ({rs.title}), seed {seed}, first dealer P{match.dealer}")
+    played = 0
+    while not match.over and (max_rounds is None or played < max_rounds):
+        rnd = match.new_round()
+        played += 1
+        print(f"\n=== round {played}: dealer P{rnd.dealer}, nagari streak {rnd.streak}")
+        for e in rnd.deal_events:
+            print("  " + event_text(e))
+        print("\n".join(state_text(rnd)))
+        while not rnd.over:
+            action = player.choose(rnd)
+            print(f"P{action.player}: {action_text(action)}")
+            for e in rnd.apply(action):
+                print("  " + event_text(e))
+            if rnd.decision == "turn" and not rnd.over:
+                print("\n".join(state_text(rnd)))
+        assert rnd.settlement is not None
+        match.record(rnd)
+        print("\n".join(settlement_text(rnd.settlement)))
+        print("totals: " + ", ".join(f"P{s} {t:+d}" for s, t in enumerate(match.totals)))
+    if match.over:
+        print(f"\nmatch over after {played} rounds; winner(s): {', '.join(f'P{s}' for s in match.winners())}")
+    return EXIT_OK
+
+
+def _check(ids: Sequence[str], rounds: int, seed: int) -> int:
+    failed = False
+    print(f"{'ruleset':18} {'rounds':>7} {'actions':>8} {'rounds/s':>9}  outcomes")
+    for rid in ids:
+        load_ruleset(rid)
+        result = check_ruleset(rid, rounds, seed)
+        outcomes = ", ".join(f"{k} {v}" for k, v in sorted(result.outcomes.items()))
+        rate = result.rounds * 2 / result.seconds if result.seconds else 0.0
+        print(f"{rid:18} {result.rounds:>7} {result.actions:>8} {rate:>9.0f}  {outcomes}")
+        for problem in result.problems[:20]:
+            print(f"  FAIL {problem}")
+        failed = failed or bool(result.problems)
+    print("all invariants held" if not failed else "invariant violations found")
+    return EXIT_FAIL if failed else EXIT_OK

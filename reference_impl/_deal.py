@@ -1,0 +1,191 @@
+"""Deals: the seeded shuffle (R-SHUFFLE), packet dealing (R-DEAL-SIZE, R-DEAL-ORDER) and the
+validation of explicit deals (every card of the ruleset's deck exactly once)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from reference_impl._cards import deck
+from reference_impl._rulesets import Options, deal_layouts
+from reference_impl._yamlio import InputError
+
+MASK64: Final = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The suite's PRNG (R-SHUFFLE): tiny, portable, and identical in every language."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """next() mod bound, as R-SHUFFLE specifies (the bias is part of the definition)."""
+        return self.next() % bound
+
+    def shuffle(self, items: list[int]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def deck_indices(options: Options) -> list[int]:
+    """The ruleset's deck in canonical order: the 48 cards, then its bonus cards (R-BONUS-DECK)."""
+    cards = deck().cards
+    out = list(range(48))
+    used: set[int] = set()
+    for units in options.bonus_cards:
+        extra = next(c.index for c in cards[48:] if c.units == units and c.index not in used)
+        used.add(extra)
+    out.extend(sorted(used))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """Round state of one player for a mid-game start (all fields default to a fresh round)."""
+
+    gos: int = 0
+    go_base: int = 0
+    first_go_turn: int | None = None
+    shaken_months: tuple[int, ...] = ()
+    bombs: tuple[int, ...] = ()
+    skip_credits: int = 0
+    ppeoks: int = 0
+    dual_junk: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Who holds what at the start of a round; stock is top first. Card ids, validated."""
+
+    players: int
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    table: tuple[str, ...]
+    stock: tuple[str, ...]
+    captured: tuple[tuple[str, ...], ...] | None = None
+    stacks: Mapping[int, int | None] = field(default_factory=dict)
+    player_state: tuple[PlayerState, ...] | None = None
+    nagari_streak: int = 0
+    turn: int = 0
+    first_player: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "players": self.players,
+            "dealer": self.dealer,
+            "hands": [list(h) for h in self.hands],
+            "table": list(self.table),
+            "stock": list(self.stock),
+        }
+        if self.captured is not None:
+            out["captured"] = [list(c) for c in self.captured]
+        return out
+
+
+def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
+    """Shuffle the ruleset's deck with `rng` and deal it in packets (R-SHUFFLE, R-DEAL-ORDER)."""
+    cards = deck_indices(options)
+    rng.shuffle(cards)
+    layout = deal_layouts()[options.deal_layout]
+    n = options.players
+    order = [(dealer + k) % n for k in range(1, n + 1)]
+    hands: list[list[int]] = [[] for _ in range(n)]
+    table: list[int] = []
+    pos = 0
+    for packet in layout["orders"][options.deal_packet_order]:
+        if "table" in packet:
+            table.extend(cards[pos : pos + packet["table"]])
+            pos += packet["table"]
+        else:
+            for seat in order:
+                hands[seat].extend(cards[pos : pos + packet["hands"]])
+                pos += packet["hands"]
+    ids = deck().ids
+    return Deal(
+        players=n,
+        dealer=dealer,
+        hands=tuple(tuple(ids(sorted(h))) for h in hands),
+        table=tuple(ids(table)),
+        stock=tuple(ids(cards[pos:])),
+    )
+
+
+def check_deal(d: Deal, options: Options, where: str = "deal") -> None:
+    """Every card of the ruleset's deck exactly once across hands, table, stock and captures."""
+    if d.players != options.players:
+        raise InputError(f"{where}.players", f"the ruleset is for {options.players} players, got {d.players}")
+    if not 0 <= d.dealer < d.players:
+        raise InputError(f"{where}.dealer", f"expected a seat from 0 to {d.players - 1}, got {d.dealer}")
+    if len(d.hands) != d.players:
+        raise InputError(f"{where}.hands", f"expected {d.players} hands, got {len(d.hands)}")
+    if d.captured is not None and len(d.captured) != d.players:
+        raise InputError(f"{where}.captured", f"expected {d.players} captured piles, got {len(d.captured)}")
+    by_id = deck().by_id
+    wanted = {deck().cards[i].id for i in deck_indices(options)}
+    seen: dict[str, str] = {}
+    places: list[tuple[str, Sequence[str]]] = [(f"{where}.hands[{i}]", h) for i, h in enumerate(d.hands)]
+    places += [(f"{where}.table", d.table), (f"{where}.stock", d.stock)]
+    if d.captured is not None:
+        places += [(f"{where}.captured[{i}]", c) for i, c in enumerate(d.captured)]
+    for place, cards in places:
+        for k, cid in enumerate(cards):
+            if cid not in by_id:
+                raise InputError(
+                    f"{place}[{k}]", f"unknown card {cid!r}; expected a card id of spec/deck.yaml such as 'm01-bright' or 'm03-junk-1'"
+                )
+            if cid not in wanted:
+                raise InputError(f"{place}[{k}]", f"card {cid!r} is not in this ruleset's deck (bonus_cards = {list(options.bonus_cards)})")
+            if cid in seen:
+                raise InputError(f"{place}[{k}]", f"card {cid!r} appears twice (also in {seen[cid]})")
+            seen[cid] = place
+    missing = sorted(wanted - seen.keys(), key=lambda c: by_id[c].index)
+    if missing:
+        raise InputError(where, f"missing cards: {', '.join(missing)}; every card of the deck must be placed exactly once")
+    months: dict[int, int] = {}
+    for cid in d.table:
+        m = by_id[cid].month
+        if m:
+            months[m] = months.get(m, 0) + 1
+    for month, owner in d.stacks.items():
+        if months.get(month) != 3:
+            raise InputError(f"{where}.stacks.{month}", f"a stack needs exactly three cards of month {month} on the table")
+        if owner is not None and not 0 <= owner < d.players:
+            raise InputError(f"{where}.stacks.{month}", f"expected an owner seat from 0 to {d.players - 1} or null, got {owner}")
+
+
+def complete_deal(
+    options: Options,
+    hands: Sequence[Sequence[str]],
+    table: Sequence[str],
+    stock: Sequence[str],
+    dealer: int = 0,
+    captured: Sequence[Sequence[str]] | None = None,
+    **extra: Any,
+) -> Deal:
+    """An explicit deal listing only the cards that matter (R-DEAL-SIZE does not apply to it):
+    every card of the ruleset's deck not listed anywhere is appended to the bottom of the stock,
+    in canonical index order."""
+    listed = {c for group in (*hands, table, stock, *(captured or ())) for c in group}
+    cards = deck().cards
+    rest = [cards[i].id for i in deck_indices(options) if cards[i].id not in listed]
+    return Deal(
+        players=options.players,
+        dealer=dealer,
+        hands=tuple(tuple(h) for h in hands),
+        table=tuple(table),
+        stock=(*stock, *rest),
+        captured=tuple(tuple(c) for c in captured) if captured is not None else None,
+        **extra,
+    )

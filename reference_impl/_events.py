@@ -1,0 +1,108 @@
+"""Events, actions and rejections: the typed vocabulary of spec/vocabulary.yaml."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+ACTION_FIELDS: Final = {
+    "play": ("card", "take", "shake"),
+    "bomb": ("month",),
+    "skip": (),
+    "shake": ("month",),
+    "bonus": ("card",),
+    "dual_to_junk": ("card",),
+    "take": ("card",),
+    "go": (),
+    "stop": (),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, with the clause ids that made it happen (the rule-hit trace)."""
+
+    kind: str
+    player: int | None = None
+    cards: tuple[str, ...] = ()
+    clauses: tuple[str, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.cards:
+            out["cards"] = list(self.cards)
+        out.update(self.data)
+        out["clauses"] = list(self.clauses)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A player's move. `player` is the seat acting; other fields per spec/vocabulary.yaml."""
+
+    type: str
+    player: int
+    card: str | None = None
+    take: str | None = None
+    month: int | None = None
+    shake: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "player": self.player}
+        if self.card is not None:
+            out["card"] = self.card
+        if self.take is not None:
+            out["take"] = self.take
+        if self.month is not None:
+            out["month"] = self.month
+        if self.shake:
+            out["shake"] = True
+        return out
+
+    @staticmethod
+    def from_json(raw: Any, where: str = "action") -> Action:
+        """Parse an action object; a malformed one raises Rejection('malformed_action')."""
+        if not isinstance(raw, Mapping):
+            raise Rejection("malformed_action", f"{where}: expected an object, got {type(raw).__name__}")
+        kind = raw.get("type")
+        if kind not in ACTION_FIELDS:
+            raise Rejection("malformed_action", f"{where}.type: expected one of {', '.join(ACTION_FIELDS)}, got {kind!r}")
+        player = raw.get("player")
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise Rejection("malformed_action", f"{where}.player: expected a seat number, got {player!r}")
+        allowed = set(ACTION_FIELDS[kind]) | {"type", "player"}
+        extra = sorted(set(raw) - allowed)
+        if extra:
+            raise Rejection(
+                "malformed_action",
+                f"{where}: unexpected field {extra[0]!r} for a {kind!r} action; expected only {', '.join(sorted(allowed))}",
+            )
+        for key in ("card", "take"):
+            if key in raw and not isinstance(raw[key], str):
+                raise Rejection("malformed_action", f"{where}.{key}: expected a card id string, got {raw[key]!r}")
+        needs = {"play": "card", "bonus": "card", "dual_to_junk": "card", "take": "card", "bomb": "month", "shake": "month"}
+        if kind in needs and needs[kind] not in raw:
+            raise Rejection("malformed_action", f"{where}: a {kind!r} action needs the field {needs[kind]!r}")
+        month = raw.get("month")
+        if month is not None and (not isinstance(month, int) or isinstance(month, bool) or not 1 <= month <= 12):
+            raise Rejection("malformed_action", f"{where}.month: expected a month from 1 to 12, got {month!r}")
+        shake = raw.get("shake", False)
+        if not isinstance(shake, bool):
+            raise Rejection("malformed_action", f"{where}.shake: expected true or false, got {shake!r}")
+        return Action(kind, player, raw.get("card"), raw.get("take"), month, shake)
+
+
+class Rejection(Exception):
+    """An illegal action: a stable code (spec/vocabulary.yaml) and a message; the state is unchanged."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}

@@ -1,0 +1,112 @@
+"""Multi-round matches (R-FIRST-DEALER, R-NEXT-DEALER, R-REDEAL, R-NAGARI-CARRY, R-MATCH-ROUNDS)
+and the seeded random player used by the play command, the checks and the property tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from reference_impl._cards import deck
+from reference_impl._deal import SplitMix64, seeded_deal
+from reference_impl._events import Action
+from reference_impl._round import Round
+from reference_impl._rulesets import Options, Ruleset
+from reference_impl._settlement import Settlement
+
+KIND_RANK = {"bright": 5, "animal": 4, "ribbon": 3, "double-junk": 2, "junk": 1}
+
+
+def draw_first_dealer(o: Options, rng: SplitMix64) -> int:
+    """R-FIRST-DEALER."""
+    n = o.players
+    if o.first_dealer == "seeded_random":
+        return rng.below(n)
+    cards = deck().cards
+    while True:
+        order = list(range(48))
+        rng.shuffle(order)
+        drawn = [cards[order[seat]] for seat in range(n)]
+        if o.first_dealer == "draw_day_high":
+            keys = [(c.month, KIND_RANK[c.kind]) for c in drawn]
+            best = max(keys)
+        else:
+            keys = [(-c.month, -KIND_RANK[c.kind]) for c in drawn]
+            best = max(keys)
+        if keys.count(best) == 1:
+            return keys.index(best)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    number: int
+    dealer: int
+    settlement: Settlement
+    nagari_streak: int
+
+
+class Match:
+    """A match: rounds until `match_rounds` decided rounds were played; zero-sum totals."""
+
+    def __init__(self, ruleset: Ruleset, seed: int) -> None:
+        self.ruleset = ruleset
+        self.o = ruleset.options
+        self.rng = SplitMix64(seed)
+        self.dealer = draw_first_dealer(self.o, self.rng)
+        self.streak = 0
+        self.totals = [0] * self.o.players
+        self.counted = 0
+        self.records: list[RoundRecord] = []
+
+    @property
+    def over(self) -> bool:
+        return self.counted >= self.o.match_rounds
+
+    def new_round(self) -> Round:
+        deal = seeded_deal(self.o, self.rng, self.dealer)
+        return Round(self.ruleset, replace(deal, nagari_streak=self.streak), check=False)
+
+    def record(self, rnd: Round) -> RoundRecord:
+        s = rnd.settlement
+        assert s is not None
+        rec = RoundRecord(len(self.records) + 1, self.dealer, s, self.streak)
+        self.records.append(rec)
+        for seat, amount in enumerate(s.net):
+            self.totals[seat] += amount
+        if s.kind == "redeal":
+            return rec
+        if s.kind == "nagari":
+            self.streak += 1
+            if self.o.nagari_counts_as_round:
+                self.counted += 1
+            return rec
+        self.streak = 0
+        self.counted += 1
+        winner = s.winner
+        if winner is None:  # point-count: the best balance deals next; a tie keeps the dealer
+            best = max(s.net)
+            if s.net.count(best) == 1:
+                winner = s.net.index(best)
+        if winner is not None:
+            self.dealer = winner
+        return rec
+
+    def winners(self) -> list[int]:
+        best = max(self.totals)
+        return [seat for seat, total in enumerate(self.totals) if total == best]
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal actions with its own SplitMix64 stream."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = SplitMix64(seed ^ 0x5DEECE66D)
+
+    def choose(self, rnd: Round) -> Action:
+        actions = rnd.legal_actions()
+        return actions[self.rng.below(len(actions))]
+
+
+def play_random_round(rnd: Round, player: RandomPlayer) -> Iterator[tuple[Action, list[object]]]:
+    while not rnd.over:
+        action = player.choose(rnd)
+        yield action, list(rnd.apply(action))

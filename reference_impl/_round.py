@@ -1,0 +1,886 @@
+"""One round of Go-Stop as a state machine: deal-time rules, legal actions, turns and the round end.
+
+Every event carries the clause ids that produced it (the rule-hit trace). Clause ids in the
+docstrings and `_emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from reference_impl._cards import BONUS, deck
+from reference_impl._deal import Deal, check_deal
+from reference_impl._events import Action, Event, Rejection
+from reference_impl._rulesets import Options, Ruleset
+from reference_impl._scoring import Breakdown, best_breakdown, dual_cards_in
+from reference_impl._settlement import (
+    Seat,
+    Settlement,
+    fixed_points,
+    settle_fixed,
+    settle_point_count,
+    settle_stop,
+    settle_void,
+)
+
+TURN: Final = "turn"
+CHOOSE_HAND: Final = "choose_hand_match"
+CHOOSE_FLIP: Final = "choose_flip_match"
+GO_STOP: Final = "go_stop"
+NONE: Final = "none"
+
+_CARDS = deck().cards
+MONTH: Final = tuple(c.month for c in _CARDS)
+IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
+_CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
+
+STEAL_CLAUSE: Final = {
+    "jjok": "R-JJOK",
+    "ttadak": "R-TTADAK",
+    "sweep": "R-SWEEP",
+    "stack_capture": "R-STACK-CAPTURE",
+    "bomb": "R-BOMB",
+    "bonus": "R-BONUS-STEAL",
+}
+
+
+def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(_CARDS[i].id for i in cards)
+
+
+def equivalent(a: int, b: int) -> bool:
+    """R-TWO-MATCH-CHOICE: same kind, units and roles; the choice between them is not asked."""
+    return _CLASS[a] == _CLASS[b]
+
+
+@dataclass(slots=True)
+class _Turn:
+    """Work in progress of one turn (a turn may pause for a choose_* decision)."""
+
+    actor: int
+    mode: str  # discard | pair | pair2 | stack | bomb | skip
+    month: int = 0
+    hand: int | None = None
+    pair: list[int] = field(default_factory=list)
+    hand_take: int | None = None
+    flip: int | None = None
+    flip_take: int | None = None
+    flip_bonus: list[int] = field(default_factory=list)
+    captures: list[int] = field(default_factory=list)
+    round_last: bool = False
+    actor_last: bool = False
+    made_ppeok: bool = False
+
+
+class Round:
+    """A round under a ruleset, started from a deal (seeded or explicit)."""
+
+    def __init__(self, ruleset: Ruleset, deal: Deal, *, check: bool = True) -> None:
+        o = ruleset.options
+        if check:
+            check_deal(deal, o)
+        self.ruleset = ruleset
+        self.o: Options = o
+        self.n = deal.players
+        self.dealer = deal.dealer
+        by_id = deck().by_id
+        self.hands: list[list[int]] = [sorted(by_id[c].index for c in h) for h in deal.hands]
+        self.table: list[list[int]] = [[] for _ in range(13)]
+        self.stack_owner: dict[int, int | None] = {}
+        self.stack_bonus: dict[int, list[int]] = {}
+        self.stock: list[int] = [by_id[c].index for c in reversed(deal.stock)]
+        caps = deal.captured or tuple(() for _ in range(self.n))
+        self.captured: list[list[int]] = [sorted(by_id[c].index for c in pile) for pile in caps]
+        states = deal.player_state
+        self.gos = [s.gos for s in states] if states else [0] * self.n
+        self.go_base = [s.go_base for s in states] if states else [0] * self.n
+        self.first_go_turn: list[int | None] = [s.first_go_turn for s in states] if states else [None] * self.n
+        self.last_go_turn: list[int | None] = list(self.first_go_turn)
+        self.shaken: list[list[int]] = [list(s.shaken_months) for s in states] if states else [[] for _ in range(self.n)]
+        self.bombs: list[list[tuple[int, bool]]] = [[(m, True) for m in s.bombs] for s in states] if states else [[] for _ in range(self.n)]
+        self.credits = [s.skip_credits for s in states] if states else [0] * self.n
+        self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
+        self.moved: list[set[int]] = [{by_id[c].index for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
+        self.streak = deal.nagari_streak
+        self.turn_no = deal.turn
+        self.settlement: Settlement | None = None
+        self.decision = TURN
+        self.ctx: _Turn | None = None
+        self.turn_bonus: list[int] = []
+        self.pending_steals: list[tuple[str, int, tuple[int, ...]]] = []
+        self.table_at_start: list[int] = []
+        self.last_actor = deal.dealer
+        self.log: list[Event] = []
+        self._out: list[Event] = []
+        first = deal.first_player
+        if first is None:
+            first = self.dealer if o.first_player == "dealer" else (self.dealer + 1) % self.n
+        self.to_act = first
+        self._deal_time(deal)
+        self.deal_events: tuple[Event, ...] = tuple(self._flush())
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _emit(self, kind: str, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
+        event = Event(kind, player, _ids(cards), clauses, data)
+        self._out.append(event)
+        self.log.append(event)
+
+    def _flush(self) -> list[Event]:
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def over(self) -> bool:
+        return self.decision == NONE
+
+    def _end(self, settlement: Settlement) -> None:
+        self.settlement = settlement
+        self.decision = NONE
+        self._emit(
+            "round_end", settlement.winner, (), ("R-ROUND-END", *settlement.clauses[:1]), outcome=settlement.kind, net=list(settlement.net)
+        )
+
+    def _others(self, seat: int) -> list[int]:
+        return [(seat + k) % self.n for k in range(1, self.n)]
+
+    # ------------------------------------------------------------------ deal-time rules
+
+    def _deal_time(self, deal: Deal) -> None:
+        """R-DEAL-BONUS, R-TABLE-TRIPLE, R-TABLE-FOUR, R-CHONGTONG, R-CHONGTONG-MULTI."""
+        by_id = deck().by_id
+        o = self.o
+        layout = [by_id[c].index for c in deal.table]
+        while any(IS_BONUS[c] for c in layout):
+            pos = next(k for k, c in enumerate(layout) if IS_BONUS[c])
+            bonus = layout[pos]
+            self.captured[self.dealer].append(bonus)
+            self.captured[self.dealer].sort()
+            if self.stock:
+                layout[pos] = self.stock.pop()
+                self._emit("table_bonus", self.dealer, (bonus, layout[pos]), ("R-DEAL-BONUS",))
+            else:
+                del layout[pos]
+                self._emit("table_bonus", self.dealer, (bonus,), ("R-DEAL-BONUS",))
+        for c in layout:
+            self.table[MONTH[c]].append(c)
+        self._emit("deal", None, (), ("R-DEAL-SIZE",), dealer=self.dealer, first_player=self.to_act)
+        fresh = deal.turn == 0 and deal.captured is None
+        for month in range(1, 13):
+            if len(self.table[month]) == 4:
+                cards = sorted(self.table[month])
+                self._emit("table_four", self.dealer, cards, ("R-TABLE-FOUR",), month=month, handling=o.table_four_of_month)
+                mode = o.table_four_of_month
+                if mode == "redeal":
+                    self._end(settle_void("redeal", self.n, ("R-TABLE-FOUR", "R-REDEAL")))
+                    return
+                if mode == "nagari":
+                    self._end(settle_void("nagari", self.n, ("R-TABLE-FOUR", "R-NAGARI")))
+                    return
+                if mode == "dealer_wins_fixed":
+                    points = fixed_points(o, o.chongtong_points)
+                    self._end(
+                        settle_fixed("dealer_wins_fixed", self.dealer, points, self.n, self.streak, o, ("R-TABLE-FOUR", "R-CHONGTONG"))
+                    )
+                    return
+                self.table[month] = []
+                self.captured[self.dealer] = sorted(self.captured[self.dealer] + cards)
+                self._emit("capture", self.dealer, cards, ("R-TABLE-FOUR",))
+        for month in range(1, 13):
+            if len(self.table[month]) == 3:
+                self.stack_owner[month] = deal.stacks.get(month)
+        if not fresh or o.hand_chongtong == "ignore":
+            return
+        holders: list[tuple[int, int]] = []
+        order = [(self.to_act + k) % self.n for k in range(self.n)]
+        for seat in order:
+            counts = [0] * 13
+            for c in self.hands[seat]:
+                counts[MONTH[c]] += 1
+            for month in range(1, 13):
+                if counts[month] == 4:
+                    holders.append((seat, month))
+                    self._emit("chongtong", seat, [c for c in self.hands[seat] if MONTH[c] == month], ("R-CHONGTONG",), month=month)
+        if not holders:
+            return
+        if o.hand_chongtong == "redeal":
+            self._end(settle_void("redeal", self.n, ("R-CHONGTONG", "R-REDEAL")))
+            return
+        if len({seat for seat, _ in holders}) > 1:
+            mode = o.multiple_chongtong
+            if mode == "redeal":
+                self._end(settle_void("redeal", self.n, ("R-CHONGTONG-MULTI", "R-REDEAL")))
+                return
+            if mode == "nagari":
+                self._end(settle_void("nagari", self.n, ("R-CHONGTONG-MULTI", "R-NAGARI")))
+                return
+            winner = holders[0][0] if mode == "dealer_first_in_turn_order" else max(holders, key=lambda h: h[1])[0]
+            clauses: tuple[str, ...] = ("R-CHONGTONG", "R-CHONGTONG-MULTI")
+        else:
+            winner = holders[0][0]
+            clauses = ("R-CHONGTONG",)
+        points = fixed_points(o, o.chongtong_points)
+        self._end(settle_fixed("chongtong", winner, points, self.n, self.streak, o, clauses))
+
+    # ------------------------------------------------------------------ queries
+
+    def score(self, seat: int) -> Breakdown:
+        """A player's current base score (R-SCORE-SUM; dual cards allocated per R-DUAL-ROLE (1))."""
+        return best_breakdown(self.captured[seat], self.o, self.moved[seat])
+
+    def _has_turn(self, seat: int) -> bool:
+        return bool(self.hands[seat]) or self.credits[seat] > 0
+
+    def _go_eligible(self, seat: int) -> bool:
+        """R-GO-THRESHOLD, R-GO-RISE."""
+        base = self.score(seat).base
+        if base < self.o.go_threshold:
+            return False
+        return self.gos[seat] == 0 or base > self.go_base[seat]
+
+    def _go_forced_stop(self, seat: int) -> bool:
+        """R-GO-LAST: an eligible actor with no later turn must stop (forced_stop)."""
+        return self.o.go_on_last_turn == "forced_stop" and not self._has_turn(seat)
+
+    def _matching(self, seat: int) -> bool:
+        return any(self.table[MONTH[c]] for c in self.hands[seat] if not IS_BONUS[c])
+
+    def _bomb_months(self, seat: int) -> list[int]:
+        """R-BOMB, R-BOMB-TWO: months the player may bomb now."""
+        o = self.o
+        if not o.bomb_enabled:
+            return []
+        counts = [0] * 13
+        for c in self.hands[seat]:
+            counts[MONTH[c]] += 1
+        out = []
+        for month in range(1, 13):
+            on = len(self.table[month])
+            if month in self.stack_owner:
+                continue
+            if (counts[month] == 3 and on == 1) or (o.two_card_bomb != "off" and counts[month] == 2 and on == 2):
+                out.append(month)
+        return out
+
+    def _shake_months(self, seat: int) -> list[int]:
+        """R-SHAKE, R-FOUR-IN-HAND-LATER: months with three or four cards in hand, not yet shaken."""
+        o = self.o
+        if not o.shake_enabled:
+            return []
+        counts = [0] * 13
+        for c in self.hands[seat]:
+            counts[MONTH[c]] += 1
+        return [
+            m
+            for m in range(1, 13)
+            if counts[m] >= 3 and m not in self.shaken[seat] and not (o.shake_requires_month_absent and self.table[m])
+        ]
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, in a canonical order."""
+        seat = self.to_act
+        if self.decision == NONE:
+            return []
+        if self.decision in (CHOOSE_HAND, CHOOSE_FLIP):
+            assert self.ctx is not None
+            month = self.ctx.month if self.decision == CHOOSE_HAND else MONTH[self.ctx.flip or 0]
+            return [Action("take", seat, card=_CARDS[c].id) for c in sorted(self.table[month])]
+        out: list[Action] = []
+        if self.decision == GO_STOP:
+            if not self._go_forced_stop(seat):
+                out.append(Action("go", seat))
+            out.append(Action("stop", seat))
+            out.extend(self._dual_actions(seat))
+            return out
+        o = self.o
+        hand = self.hands[seat]
+        ordinary = [c for c in hand if not IS_BONUS[c]]
+        must = o.must_match_if_possible and self._matching(seat)
+        shake_with_play = set(self._shake_months(seat)) if o.shake_declaration == "with_triple_card_play" else set()
+        for c in ordinary:
+            month = MONTH[c]
+            on = self.table[month]
+            if must and not on:
+                continue
+            variants: list[str | None] = [None]
+            if len(on) == 2 and month not in self.stack_owner and not equivalent(on[0], on[1]) and o.two_match_choice_timing == "at_play":
+                variants = [_CARDS[t].id for t in sorted(on)]
+            for take in variants:
+                out.append(Action("play", seat, card=_CARDS[c].id, take=take))
+                if month in shake_with_play:
+                    out.append(Action("play", seat, card=_CARDS[c].id, take=take, shake=True))
+        out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat))
+        if self.credits[seat] > 0:
+            out.append(Action("skip", seat))
+        if o.shake_declaration == "any_own_turn_start":
+            out.extend(Action("shake", seat, month=m) for m in self._shake_months(seat))
+        if self.stock or not ordinary:
+            out.extend(Action("bonus", seat, card=_CARDS[c].id) for c in hand if IS_BONUS[c])
+        out.extend(self._dual_actions(seat))
+        return out
+
+    def _dual_actions(self, seat: int) -> list[Action]:
+        if self.o.dual_role_mode != "owner_one_way_to_junk":
+            return []
+        return [
+            Action("dual_to_junk", seat, card=_CARDS[c].id) for c in dual_cards_in(self.captured[seat], self.o) if c not in self.moved[seat]
+        ]
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return its events; an illegal one raises Rejection, changing nothing."""
+        if self.decision == NONE:
+            raise Rejection("round_over", "the round is over")
+        if action.player != self.to_act:
+            raise Rejection("not_your_turn", f"seat {self.to_act} is to act, not seat {action.player}")
+        handler = {
+            TURN: {
+                "play": self._play,
+                "bomb": self._bomb,
+                "skip": self._skip,
+                "shake": self._shake,
+                "bonus": self._bonus,
+                "dual_to_junk": self._dual_to_junk,
+            },
+            CHOOSE_HAND: {"take": self._take},
+            CHOOSE_FLIP: {"take": self._take},
+            GO_STOP: {"go": self._go, "stop": self._stop, "dual_to_junk": self._dual_to_junk},
+        }[self.decision].get(action.type)
+        if handler is None:
+            raise Rejection("wrong_decision", f"the pending decision is {self.decision!r}; a {action.type!r} action does not answer it")
+        handler(action)
+        return self._flush()
+
+    def _card(self, card_id: str | None) -> int:
+        try:
+            return deck().by_id[card_id or ""].index
+        except KeyError:
+            raise Rejection("unknown_card", f"{card_id!r} is not a card id of spec/deck.yaml") from None
+
+    def _hand_card(self, card_id: str | None) -> int:
+        c = self._card(card_id)
+        if c not in self.hands[self.to_act]:
+            raise Rejection("card_not_in_hand", f"{card_id} is not in seat {self.to_act}'s hand")
+        return c
+
+    def _play(self, a: Action) -> None:
+        """R-MATCH, R-FREE-PLAY, R-TWO-MATCH-CHOICE, R-STACK-CAPTURE (hand side)."""
+        o = self.o
+        seat = self.to_act
+        c = self._hand_card(a.card)
+        if IS_BONUS[c]:
+            raise Rejection("bonus_not_allowed", f"{a.card} is a bonus card: it is played with a 'bonus' action and never matches")
+        month = MONTH[c]
+        on = self.table[month]
+        if o.must_match_if_possible and not on and self._matching(seat):
+            raise Rejection("must_match", f"{a.card} matches nothing on the table, and this ruleset requires playing a matching card")
+        take: int | None = None
+        is_pair2 = len(on) == 2 and month not in self.stack_owner
+        if a.take is not None:
+            take = self._card(a.take)
+            if take not in on:
+                raise Rejection("wrong_month", f"{a.take} is not a table card of month {month}")
+            if not is_pair2:
+                take = None
+            elif o.two_match_choice_timing == "after_flip":
+                raise Rejection("wrong_decision", "under two_match_choice_timing = after_flip the table card is chosen after the flip")
+        if is_pair2 and take is None and o.two_match_choice_timing == "at_play" and not equivalent(on[0], on[1]):
+            raise Rejection(
+                "take_required", f"two different table cards of month {month} ({', '.join(_ids(sorted(on)))}): name one with 'take'"
+            )
+        if a.shake and (o.shake_declaration != "with_triple_card_play" or month not in self._shake_months(seat)):
+            raise Rejection("shake_not_allowed", f"no shake of month {month} can be declared with this play")
+        # validated: mutate from here on
+        self._begin_turn_action()
+        if a.shake:
+            self._do_shake(seat, month)
+        self.hands[seat].remove(c)
+        self._emit("play", seat, (c,), ("R-TURN",))
+        if not on:
+            ctx = _Turn(seat, "discard", month, c)
+            on.append(c)
+        elif month in self.stack_owner:
+            ctx = _Turn(seat, "stack", month, c)
+            self._capture_stack(ctx, month, extra=c)
+        elif len(on) == 1:
+            ctx = _Turn(seat, "pair", month, c, pair=[on[0]])
+        else:
+            if take is None and equivalent(on[0], on[1]):
+                take = min(on)
+            ctx = _Turn(seat, "pair2", month, c, pair=sorted(on), hand_take=take)
+        self._flip(ctx)
+        self._resolve(ctx)
+
+    def _bomb(self, a: Action) -> None:
+        """R-BOMB, R-BOMB-SKIP, R-BOMB-TWO."""
+        o = self.o
+        seat = self.to_act
+        month = a.month or 0
+        if month not in self._bomb_months(seat):
+            raise Rejection(
+                "bomb_not_allowed",
+                f"a bomb of month {month} needs three cards of it in hand and exactly one on the table"
+                + (" (or two and two)" if o.two_card_bomb != "off" else ""),
+            )
+        self._begin_turn_action()
+        played = [c for c in self.hands[seat] if MONTH[c] == month]
+        two = len(played) == 2
+        for c in played:
+            self.hands[seat].remove(c)
+        ctx = _Turn(seat, "bomb", month)
+        ctx.captures.extend(sorted(played + self.table[month]))
+        self.table[month] = []
+        clauses = ("R-BOMB-TWO",) if two else ("R-BOMB",)
+        steal = 0 if two and o.two_card_bomb == "capture_only" else o.bomb_steal
+        multiplier = not two or o.two_card_bomb == "full_bomb"
+        self.bombs[seat].append((month, multiplier))
+        if steal:
+            self.pending_steals.append(("bomb", steal, tuple(self._others(seat))))
+        credits = 0
+        if o.bomb_compensation == "skip_credits_2":
+            credits = len(played) - 1
+            self.credits[seat] += credits
+        self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP") if credits else clauses, month=month, skip_credits=credits)
+        self._flip(ctx)
+        self._resolve(ctx)
+
+    def _skip(self, a: Action) -> None:
+        """R-BOMB-SKIP: a flip-only turn."""
+        seat = self.to_act
+        if self.credits[seat] <= 0:
+            raise Rejection("no_skip_credit", f"seat {seat} holds no skip credit")
+        self._begin_turn_action()
+        self.credits[seat] -= 1
+        self._emit("skip", seat, (), ("R-BOMB-SKIP",), skip_credits=self.credits[seat])
+        ctx = _Turn(seat, "skip")
+        self._flip(ctx)
+        self._resolve(ctx)
+
+    def _shake(self, a: Action) -> None:
+        """R-SHAKE (declared at the start of an own turn)."""
+        seat = self.to_act
+        month = a.month or 0
+        if self.o.shake_declaration != "any_own_turn_start" or month not in self._shake_months(seat):
+            raise Rejection("shake_not_allowed", f"seat {seat} cannot shake month {month} now")
+        self._do_shake(seat, month)
+
+    def _do_shake(self, seat: int, month: int) -> None:
+        self.shaken[seat].append(month)
+        shown = [c for c in self.hands[seat] if MONTH[c] == month]
+        clauses = ("R-SHAKE", "R-FOUR-IN-HAND-LATER") if len(shown) == 4 else ("R-SHAKE",)
+        self._emit("shake", seat, shown, clauses, month=month)
+
+    def _bonus(self, a: Action) -> None:
+        """R-BONUS-HAND: captured at once and replaced by the top stock card; the turn goes on."""
+        seat = self.to_act
+        c = self._hand_card(a.card)
+        if not IS_BONUS[c]:
+            raise Rejection("bonus_not_allowed", f"{a.card} is not a bonus card")
+        self.hands[seat].remove(c)
+        self.captured[seat].append(c)
+        self.captured[seat].sort()
+        self.turn_bonus.append(c)
+        replacement: tuple[int, ...] = ()
+        if self.stock:
+            r = self.stock.pop()
+            self.hands[seat].append(r)
+            self.hands[seat].sort()
+            replacement = (r,)
+        if self.o.bonus_steal:
+            self.pending_steals.append(("bonus", self.o.bonus_steal, tuple(self._others(seat))))
+        self._emit("bonus", seat, (c,), ("R-BONUS-HAND",), source="hand", replacement=list(_ids(replacement)))
+
+    def _dual_to_junk(self, a: Action) -> None:
+        """R-DUAL-ROLE (owner_one_way_to_junk): irrevocable."""
+        seat = self.to_act
+        c = self._card(a.card)
+        if self.o.dual_role_mode != "owner_one_way_to_junk" or c not in dual_cards_in(self.captured[seat], self.o) or c in self.moved[seat]:
+            raise Rejection("dual_not_allowed", f"{a.card} is not a captured dual-role card of seat {seat} that can move to junk")
+        self.moved[seat].add(c)
+        self._emit("dual_to_junk", seat, (c,), ("R-DUAL-ROLE",))
+
+    def _take(self, a: Action) -> None:
+        """R-TWO-MATCH-CHOICE: answer a choose_hand_match / choose_flip_match decision."""
+        ctx = self.ctx
+        assert ctx is not None
+        c = self._card(a.card)
+        month = ctx.month if self.decision == CHOOSE_HAND else MONTH[ctx.flip or 0]
+        if c not in self.table[month]:
+            raise Rejection("wrong_month", f"{a.card} is not a table card of month {month}")
+        if self.decision == CHOOSE_HAND:
+            ctx.hand_take = c
+        else:
+            ctx.flip_take = c
+        self.ctx = None
+        self.decision = TURN
+        self._resolve(ctx)
+
+    def _go(self, a: Action) -> None:
+        """R-GO-WHEN, R-GO-RISE, R-GO-LAST."""
+        seat = self.to_act
+        if self._go_forced_stop(seat):
+            raise Rejection(
+                "go_not_allowed", "Go is not allowed: the caller has no later turn in this round (go_on_last_turn = forced_stop)"
+            )
+        self.gos[seat] += 1
+        self.go_base[seat] = self.score(seat).base
+        if self.first_go_turn[seat] is None:
+            self.first_go_turn[seat] = self.turn_no
+        self.last_go_turn[seat] = self.turn_no
+        self._emit("go", seat, (), ("R-GO-WHEN", "R-GO-BONUS"), gos=self.gos[seat], base=self.go_base[seat])
+        self._advance(seat)
+
+    def _stop(self, a: Action) -> None:
+        """R-GO-WHEN: Stop ends the round; the caller wins (R-SETTLE)."""
+        seat = self.to_act
+        self._emit("stop", seat, (), ("R-GO-WHEN",), base=self.score(seat).base)
+        self._end(settle_stop("stop", seat, self._seats(), self.streak, self.o))
+
+    def _seats(self) -> list[Seat]:
+        return [
+            Seat(
+                tuple(self.captured[s]),
+                self.gos[s],
+                self.first_go_turn[s],
+                tuple(self.shaken[s]),
+                tuple(self.bombs[s]),
+                tuple(sorted(self.moved[s])),
+            )
+            for s in range(self.n)
+        ]
+
+    # ------------------------------------------------------------------ turn machinery
+
+    def _begin_turn_action(self) -> None:
+        self.table_at_start = [c for month in self.table for c in month]
+
+    def _flip(self, ctx: _Turn) -> None:
+        """R-FLIP, R-BONUS-FLIP: turn up stock cards until an ordinary card comes."""
+        while self.stock:
+            c = self.stock.pop()
+            if IS_BONUS[c]:
+                ctx.flip_bonus.append(c)
+                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP",), source="flip")
+                if self.o.bonus_steal:
+                    self.pending_steals.append(("bonus", self.o.bonus_steal, tuple(self._others(ctx.actor))))
+                continue
+            ctx.flip = c
+            self._emit("flip", ctx.actor, (c,), ("R-FLIP",))
+            break
+        ctx.actor_last = not self._has_turn(ctx.actor)
+        ctx.round_last = not self.stock or not any(self._has_turn(s) for s in range(self.n))
+
+    def _resolve(self, ctx: _Turn) -> None:
+        """R-MATCH: resolve the hand card and the flipped card; may pause for a choice."""
+        f = ctx.flip
+        fm = MONTH[f] if f is not None else -1
+        hand_month = ctx.month if ctx.mode in ("discard", "pair", "pair2") else -2
+        if ctx.mode == "pair2" and ctx.hand_take is None and fm != hand_month:
+            self.decision, self.ctx = CHOOSE_HAND, ctx
+            return
+        if f is not None and fm != hand_month:
+            on = self.table[fm]
+            if len(on) == 2 and fm not in self.stack_owner and ctx.flip_take is None:
+                if equivalent(on[0], on[1]):
+                    ctx.flip_take = min(on)
+                else:
+                    self.decision, self.ctx = CHOOSE_FLIP, ctx
+                    return
+        actor = ctx.actor
+        o = self.o
+        flip_used = False
+        if ctx.mode == "discard" and fm == hand_month:
+            assert f is not None and ctx.hand is not None
+            self.table[fm].remove(ctx.hand)
+            ctx.captures.extend((ctx.hand, f))
+            flip_used = True
+            self._emit("jjok", actor, (ctx.hand, f), ("R-MATCH", "R-JJOK"))
+            self._request("jjok", o.jjok_steal, actor)
+        elif ctx.mode == "pair":
+            assert ctx.hand is not None
+            if fm == hand_month:
+                assert f is not None
+                flip_used = True
+                self._ppeok(ctx, f)
+            else:
+                self.table[ctx.month].remove(ctx.pair[0])
+                ctx.captures.extend((ctx.hand, ctx.pair[0]))
+        elif ctx.mode == "pair2":
+            assert ctx.hand is not None
+            if fm == hand_month:
+                assert f is not None
+                flip_used = True
+                ctx.captures.extend((ctx.hand, *ctx.pair, f))
+                self.table[ctx.month] = []
+                self._emit("ttadak", actor, (ctx.hand, *ctx.pair, f), ("R-MATCH", "R-TTADAK"))
+                self._request("ttadak", o.ttadak_steal, actor)
+            else:
+                assert ctx.hand_take is not None
+                self.table[ctx.month].remove(ctx.hand_take)
+                ctx.captures.extend((ctx.hand, ctx.hand_take))
+        if f is not None and not flip_used:
+            on = self.table[fm]
+            if fm in self.stack_owner:
+                self._capture_stack(ctx, fm, extra=f)
+            elif not on:
+                on.append(f)
+            elif len(on) == 1:
+                ctx.captures.extend((on.pop(), f))
+            else:
+                assert ctx.flip_take is not None
+                on.remove(ctx.flip_take)
+                ctx.captures.extend((ctx.flip_take, f))
+        self._finish(ctx)
+
+    def _ppeok(self, ctx: _Turn, f: int) -> None:
+        """R-PPEOK, R-FINAL-PPEOK, R-BONUS-PPEOK, R-PC-PLAY."""
+        o = self.o
+        actor = ctx.actor
+        month = ctx.month
+        assert ctx.hand is not None
+        pair = ctx.pair[0]
+        if not o.ppeok_enabled:
+            self.table[month] = [f]
+            ctx.captures.extend((ctx.hand, pair))
+            self._emit("capture", actor, (ctx.hand, pair), ("R-MATCH", "R-PC-PLAY"), note="flip of the paired month stays on the table")
+            return
+        three = (pair, ctx.hand, f)
+        if ctx.round_last and o.final_turn_ppeok != "leave_stack":
+            if o.final_turn_ppeok == "capture_three":
+                self.table[month] = []
+                ctx.captures.extend(three)
+            else:
+                self.table[month] = [f]
+                ctx.captures.extend((ctx.hand, pair))
+            self._emit("ppeok", actor, three, ("R-MATCH", "R-PPEOK", "R-FINAL-PPEOK"), month=month, handling=o.final_turn_ppeok)
+            return
+        self.table[month] = sorted(three)
+        self.stack_owner[month] = actor
+        joined = list(ctx.flip_bonus)
+        ctx.flip_bonus = []
+        if o.bonus_joins_ppeok == "all_bonus_this_turn":
+            for b in self.turn_bonus:
+                self.captured[actor].remove(b)
+                joined.append(b)
+        self.stack_bonus[month] = sorted(joined)
+        self.ppeoks[actor] += 1
+        ctx.made_ppeok = True
+        clauses: tuple[str, ...] = ("R-MATCH", "R-PPEOK", "R-BONUS-PPEOK") if joined else ("R-MATCH", "R-PPEOK")
+        if ctx.round_last:
+            clauses = (*clauses, "R-FINAL-PPEOK")
+        self._emit("ppeok", actor, three, clauses, month=month, bonus=list(_ids(joined)), count=self.ppeoks[actor])
+
+    def _capture_stack(self, ctx: _Turn, month: int, extra: int) -> None:
+        """R-STACK-CAPTURE, R-TABLE-TRIPLE, R-PPEOK-CAPTURE: the fourth card takes the stack."""
+        o = self.o
+        actor = ctx.actor
+        owner = self.stack_owner.pop(month)
+        cards = sorted(self.table[month] + self.stack_bonus.pop(month, []) + [extra])
+        self.table[month] = []
+        ctx.captures.extend(cards)
+        if owner is None:
+            clauses: tuple[str, ...] = ("R-STACK-CAPTURE", "R-TABLE-TRIPLE")
+            units, payers = o.table_triple_capture_steal, tuple(self._others(actor))
+        elif owner == actor:
+            clauses = ("R-STACK-CAPTURE", "R-PPEOK-CAPTURE")
+            units, payers = o.own_ppeok_capture_steal, tuple(self._others(actor))
+        else:
+            clauses = ("R-STACK-CAPTURE", "R-PPEOK-CAPTURE")
+            units = o.ppeok_capture_steal
+            payers = (owner,) if o.ppeok_steal_payers == "creator_only" else tuple(self._others(actor))
+        self._emit("stack_capture", actor, cards, clauses, month=month, owner=owner)
+        self._request("stack_capture", units, actor, payers)
+
+    def _request(self, kind: str, units: int, actor: int, payers: tuple[int, ...] | None = None) -> None:
+        if units > 0:
+            self.pending_steals.append((kind, units, payers if payers is not None else tuple(self._others(actor))))
+
+    def _finish(self, ctx: _Turn) -> None:
+        """End of a turn: captures, sweep, final-turn exemptions, steals, three ppeok, Go/Stop."""
+        o = self.o
+        actor = ctx.actor
+        taken = ctx.captures + ctx.flip_bonus
+        if taken:
+            self.captured[actor] = sorted(self.captured[actor] + taken)
+            self._emit("capture", actor, sorted(taken), ("R-MATCH",))
+        self._check_sweep(ctx)
+        final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last
+        owed = [0] * self.n
+        for kind, units, payers in self.pending_steals:
+            if final and kind in o.final_turn_exempt:
+                self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), reason=kind, units=units)
+                continue
+            for p in payers:
+                owed[p] += units
+        self.pending_steals = []
+        self.turn_bonus = []
+        for payer in self._others(actor):
+            if owed[payer]:
+                self._surrender(payer, actor, owed[payer])
+        self.last_actor = actor
+        self.turn_no += 1
+        if ctx.made_ppeok and self.ppeoks[actor] == 3 and o.three_ppeok_win != "off":
+            self._emit("three_ppeok", actor, (), ("R-THREE-PPEOK",))
+            points = fixed_points(o, o.three_ppeok_win)
+            self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",)))
+            return
+        if o.scoring_system == "gostop" and self._go_eligible(actor):
+            self.decision = GO_STOP
+            self.to_act = actor
+            return
+        self._advance(actor)
+
+    def _check_sweep(self, ctx: _Turn) -> None:
+        """R-SWEEP: checked on the table as it stands at the end of the turn."""
+        o = self.o
+        if o.sweep_steal <= 0 or not ctx.captures:
+            return
+        if o.sweep_definition == "table_empty_at_turn_end":
+            swept = not any(self.table)
+        else:
+            start = self.table_at_start
+            swept = len(start) == 2 and MONTH[start[0]] != MONTH[start[1]] and all(c in ctx.captures for c in start)
+        if swept:
+            self._emit("sweep", ctx.actor, (), ("R-SWEEP",), definition=o.sweep_definition)
+            self._request("sweep", o.sweep_steal, ctx.actor)
+
+    def _surrender(self, giver: int, taker: int, units: int) -> None:
+        """R-STEAL, R-STEAL-PAYERS, R-EVENTS-STACK: one combined request per opponent."""
+        o = self.o
+        pile = self.captured[giver]
+        eligible = [c for c in pile if _CARDS[c].is_junk]
+        if o.steal_cup_eligible:
+            alloc = self._junk_duals(giver)
+            eligible += [c for c in pile if c in alloc]
+        unit_of = {c: (_CARDS[c].units if _CARDS[c].is_junk else 2) for c in eligible}
+        if o.steal_multi_when_no_single == "give_nothing":
+            eligible = [c for c in eligible if unit_of[c] == 1]
+        chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
+        if not chosen:
+            self._emit("steal", giver, (), ("R-STEAL",), to=taker, requested=units, units=0)
+            return
+        for c in chosen:
+            pile.remove(c)
+            self.moved[giver].discard(c)
+        self.captured[taker] = sorted(self.captured[taker] + chosen)
+        # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
+        self.moved[taker].update(c for c in chosen if not _CARDS[c].is_junk)
+        self._emit("steal", giver, chosen, ("R-STEAL", "R-EVENTS-STACK"), to=taker, requested=units, units=sum(unit_of[c] for c in chosen))
+
+    def _junk_duals(self, seat: int) -> set[int]:
+        """Dual cards of `seat` that currently count as junk (never under auto_best, R-STEAL)."""
+        mode = self.o.dual_role_mode
+        duals = dual_cards_in(self.captured[seat], self.o)
+        if mode == "fixed_double_junk":
+            return set(duals)
+        if mode == "owner_one_way_to_junk":
+            return {c for c in duals if c in self.moved[seat]}
+        return set()
+
+    def _advance(self, actor: int) -> None:
+        """Next player with a hand card or a skip credit; otherwise the round ends (R-ROUND-END)."""
+        if self.stock:
+            for k in range(1, self.n + 1):
+                seat = (actor + k) % self.n
+                if self._has_turn(seat):
+                    self.to_act = seat
+                    self.decision = TURN
+                    return
+        self._round_exhausted()
+
+    def _round_exhausted(self) -> None:
+        """R-NAGARI, R-EXHAUST-AFTER-GO, R-PC-LEFTOVER, R-PC-END."""
+        o = self.o
+        if o.scoring_system == "point_count":
+            left = [c for month in self.table for c in month] + [b for bs in self.stack_bonus.values() for b in bs]
+            if left:
+                self.table = [[] for _ in range(13)]
+                self.stack_owner.clear()
+                self.stack_bonus.clear()
+                self.captured[self.last_actor] = sorted(self.captured[self.last_actor] + left)
+                self._emit("leftover", self.last_actor, sorted(left), ("R-PC-LEFTOVER",))
+            self._end(settle_point_count(self.captured, o))
+            return
+        callers = [s for s in range(self.n) if self.gos[s] > 0]
+        if callers and o.deck_exhausted_after_go == "last_go_caller_wins":
+            winner = max(callers, key=lambda s: (self.last_go_turn[s] or 0, s))
+            self._end(settle_stop("last_go_caller_wins", winner, self._seats(), self.streak, o))
+            return
+        clauses = ("R-NAGARI", "R-EXHAUST-AFTER-GO") if callers else ("R-NAGARI",)
+        self._end(settle_void("nagari", self.n, clauses))
+
+    # ------------------------------------------------------------------ state
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full observable state, JSON-ready (card lists sorted by canonical index)."""
+        stacks = [
+            {"month": m, "owner": owner, "cards": list(_ids(sorted(self.table[m]))), "bonus": list(_ids(self.stack_bonus.get(m, [])))}
+            for m, owner in sorted(self.stack_owner.items())
+        ]
+        return {
+            "decision": self.decision,
+            "to_act": None if self.decision == NONE else self.to_act,
+            "turn": self.turn_no,
+            "dealer": self.dealer,
+            "hands": [list(_ids(h)) for h in self.hands],
+            "table": list(_ids(sorted(c for month in self.table for c in month))),
+            "stacks": stacks,
+            "stock": list(_ids(list(reversed(self.stock)))),
+            "captured": [list(_ids(p)) for p in self.captured],
+            "players": [
+                {
+                    "gos": self.gos[s],
+                    "go_base": self.go_base[s],
+                    "shaken": sorted(self.shaken[s]),
+                    "bombs": [m for m, _ in self.bombs[s]],
+                    "skip_credits": self.credits[s],
+                    "ppeoks": self.ppeoks[s],
+                    "dual_junk": list(_ids(sorted(self.moved[s]))),
+                }
+                for s in range(self.n)
+            ],
+            "nagari_streak": self.streak,
+        }
+
+
+def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:
+    """R-STEAL: which of `eligible` (sorted by index) the giver surrenders for `request` units."""
+    if not eligible or request <= 0:
+        return []
+    if sum(unit_of[c] for c in eligible) <= request:
+        return list(eligible)
+    if selection == "taker_lowest_first":
+        out: list[int] = []
+        got = 0
+        for c in sorted(eligible, key=lambda c: (unit_of[c], c)):
+            if got >= request:
+                break
+            out.append(c)
+            got += unit_of[c]
+        return sorted(out)
+    by_units: dict[int, list[int]] = {}
+    for c in eligible:
+        by_units.setdefault(unit_of[c], []).append(c)
+    kinds = sorted(by_units)
+    best: tuple[int, int, list[int]] | None = None
+
+    def search(k: int, picked: list[int], got: int) -> None:
+        nonlocal best
+        if got >= request:
+            key = (got - request, len(picked), sorted(picked))
+            if best is None or key < best:
+                best = key
+            return
+        if k == len(kinds):
+            return
+        cards = by_units[kinds[k]]
+        for count in range(len(cards) + 1):
+            search(k + 1, picked + cards[:count], got + count * kinds[k])
+            if got + count * kinds[k] >= request:
+                break
+
+    search(0, [], 0)
+    assert best is not None
+    return best[2]

@@ -1,0 +1,355 @@
+"""Options and named rulesets (spec/options.yaml, spec/rulesets/): loading, validation, inheritance.
+
+`Options` has one field per option of the registry; a test checks the two agree, so the registry
+stays the single source of truth and no option can be silently ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, Final
+
+from reference_impl._spec import load_spec_file, spec_dir
+from reference_impl._yamlio import InputError, Located
+
+OptionValue = bool | int | str | frozenset[str] | tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Fully resolved option values of a ruleset (field names are the option ids)."""
+
+    scoring_system: str
+    players: int
+    deal_layout: str
+    deal_packet_order: str
+    first_dealer: str
+    first_player: str
+    table_triple_capture_steal: int
+    table_four_of_month: str
+    hand_chongtong: str
+    chongtong_points: int | str
+    chongtong_multipliers: str
+    multiple_chongtong: str
+    bonus_cards: tuple[int, ...]
+    bonus_joins_ppeok: str
+    bonus_steal: int
+    must_match_if_possible: bool
+    two_match_choice_timing: str
+    ppeok_enabled: bool
+    ppeok_capture_steal: int
+    own_ppeok_capture_steal: int
+    ppeok_steal_payers: str
+    jjok_steal: int
+    ttadak_steal: int
+    sweep_steal: int
+    sweep_definition: str
+    final_turn_scope: str
+    final_turn_exempt: frozenset[str]
+    final_turn_ppeok: str
+    three_ppeok_win: int | str
+    steal_selection: str
+    steal_multi_when_no_single: str
+    steal_cup_eligible: bool
+    shake_enabled: bool
+    shake_declaration: str
+    shake_requires_month_absent: bool
+    shake_beneficiary: str
+    bomb_enabled: bool
+    bomb_steal: int
+    bomb_multiplier: int
+    shake_then_bomb_stacks: bool
+    bomb_compensation: str
+    two_card_bomb: str
+    bright_3: int
+    bright_3_rain: int
+    bright_4_dry: int
+    bright_4_wet: int
+    bright_5: int
+    animal_threshold: int
+    godori_points: int
+    ribbon_threshold: int
+    dan_points: int
+    dec_ribbon: str
+    junk_threshold: int
+    dual_role_cards: frozenset[str]
+    dual_role_mode: str
+    go_threshold: int
+    go_bonus: str
+    go_multiplier: str
+    go_on_last_turn: str
+    gwang_bak: bool
+    gwang_bak_rain_protects: bool
+    pi_bak: bool
+    pi_bak_max_units: int
+    pi_bak_zero_exempt: bool
+    meong_mode: str
+    go_bak_mode: str
+    empty_capture_exempt: bool
+    deck_exhausted_after_go: str
+    nagari_carry_growth: str
+    nagari_carry_cap: int | str
+    match_rounds: int
+    nagari_counts_as_round: bool
+    pc_set_table: str
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-ready mapping in registry order (sets sorted), as sent over the protocol."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, frozenset):
+                out[f.name] = sorted(value)
+            elif isinstance(value, tuple):
+                out[f.name] = list(value)
+            else:
+                out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    id: str
+    type: str
+    values: tuple[Any, ...]
+    symbols: tuple[str, ...]
+    minimum: int | None
+    maximum: int | None
+    max_items: int | None
+    default: OptionValue
+    clauses: tuple[str, ...]
+    sources: tuple[str, ...]
+    description: str
+    value_docs: Mapping[str, str]
+
+    def expected(self) -> str:
+        if self.type == "bool":
+            return "true or false"
+        if self.type == "int":
+            return f"an integer from {self.minimum} to {self.maximum}"
+        if self.type == "enum":
+            return "one of " + ", ".join(map(str, self.values))
+        if self.type == "int_or_enum":
+            return f"an integer from {self.minimum} to {self.maximum} or one of " + ", ".join(self.symbols)
+        if self.type == "subset":
+            return "a list of distinct values from " + ", ".join(map(str, self.values))
+        if self.type == "int_list":
+            return f"a list of at most {self.max_items} integers from " + ", ".join(map(str, self.values))
+        return "a list of distinct card ids from " + ", ".join(map(str, self.values))
+
+    def coerce(self, raw: Any) -> OptionValue | None:
+        """The typed value, or None if `raw` is not a valid value of this option."""
+        t = self.type
+        if t == "bool":
+            return raw if isinstance(raw, bool) else None
+        if t == "int":
+            return raw if _is_int(raw) and self._in_range(raw) else None
+        if t == "enum":
+            return raw if isinstance(raw, str) and raw in self.values else None
+        if t == "int_or_enum":
+            if isinstance(raw, str):
+                return raw if raw in self.symbols else None
+            return raw if _is_int(raw) and self._in_range(raw) else None
+        if not isinstance(raw, list):
+            return None
+        if t == "int_list":
+            ok = all(_is_int(v) and v in self.values for v in raw) and len(raw) <= (self.max_items or 0)
+            return tuple(raw) if ok else None
+        ok = all(isinstance(v, str) and v in self.values for v in raw) and len(set(raw)) == len(raw)
+        return frozenset(raw) if ok else None
+
+    def _in_range(self, value: int) -> bool:
+        return (self.minimum is None or value >= self.minimum) and (self.maximum is None or value <= self.maximum)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A named ruleset with its options resolved through its parents."""
+
+    id: str
+    title: str
+    description: str
+    parent: str | None
+    sources: tuple[str, ...]
+    own: Mapping[str, OptionValue]
+    options: Options
+    file: str
+
+    @property
+    def hash(self) -> str:
+        """Content hash of the resolved options: reports record which rules a result was run under."""
+        text = json.dumps(self.options.as_json(), sort_keys=True, separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def with_overrides(self, overrides: Mapping[str, Any], where: str) -> Ruleset:
+        """The same ruleset with option overrides (from a scenario); invalid ones raise InputError."""
+        if not overrides:
+            return self
+        registry = option_registry()
+        values = self.options.as_json()
+        typed: dict[str, OptionValue] = {}
+        for key, raw in overrides.items():
+            spec = registry.get(key)
+            if spec is None:
+                raise InputError(f"{where}.{key}", f"unknown option {key!r}; expected one of the options in spec/options.yaml")
+            value = spec.coerce(raw)
+            if value is None:
+                raise InputError(f"{where}.{key}", f"expected {spec.expected()}, got {raw!r}")
+            typed[key] = value
+        merged = _typed_options(values) | typed
+        options = _make_options(merged)
+        check_consistency(options, where)
+        own = dict(self.own) | typed
+        return Ruleset(self.id, self.title, self.description, self.parent, self.sources, own, options, self.file)
+
+
+def _make_options(values: Mapping[str, OptionValue]) -> Options:
+    untyped: dict[str, Any] = dict(values)  # values were coerced per the registry's declared types
+    return Options(**untyped)
+
+
+def _typed_options(values: Mapping[str, Any]) -> dict[str, OptionValue]:
+    registry = option_registry()
+    out: dict[str, OptionValue] = {}
+    for key, raw in values.items():
+        value = registry[key].coerce(raw)
+        assert value is not None, key
+        out[key] = value
+    return out
+
+
+@cache
+def option_registry() -> dict[str, OptionSpec]:
+    located = load_spec_file("options.yaml", "options")
+    registry: dict[str, OptionSpec] = {}
+    for i, item in enumerate(located.data["options"]):
+        raw_values = item.get("values", ())
+        docs: dict[str, str] = dict(raw_values) if isinstance(raw_values, dict) else {}
+        docs |= dict(item.get("symbols", {}))
+        spec = OptionSpec(
+            id=item["id"],
+            type=item["type"],
+            values=tuple(raw_values),
+            symbols=tuple(item.get("symbols", ())),
+            minimum=item.get("min"),
+            maximum=item.get("max"),
+            max_items=item.get("max_items"),
+            default=False,
+            clauses=tuple(item["clauses"]),
+            sources=tuple(item["sources"]),
+            description=item["description"],
+            value_docs=docs,
+        )
+        default = spec.coerce(item["default"])
+        if default is None:
+            raise InputError(located.where(["options", i, "default"]), f"expected {spec.expected()}, got {item['default']!r}")
+        if spec.id in registry:
+            raise InputError(located.where(["options", i, "id"]), f"duplicate option id {spec.id!r}")
+        registry[spec.id] = OptionSpec(**{f.name: getattr(spec, f.name) for f in fields(spec)} | {"default": default})
+    return registry
+
+
+@cache
+def deal_layouts() -> dict[str, dict[str, Any]]:
+    located = load_spec_file("deal.yaml", "deal")
+    return {str(item["id"]): item for item in located.data["layouts"]}
+
+
+def check_consistency(options: Options, where: str) -> None:
+    """Cross-option constraints (R-PLAYERS, R-DEAL-SIZE, R-DEAL-ORDER, R-BONUS-DECK)."""
+    layouts = deal_layouts()
+    layout = layouts.get(options.deal_layout)
+    if layout is None:
+        raise InputError(where, f"deal_layout {options.deal_layout!r} is not defined in spec/deal.yaml")
+    if layout["players"] != options.players:
+        fitting = sorted(k for k, v in layouts.items() if v["players"] == options.players)
+        raise InputError(
+            where,
+            f"deal_layout {options.deal_layout!r} is for {layout['players']} players, but players is {options.players}; "
+            f"expected one of {', '.join(fitting) or 'none'}",
+        )
+    if options.deal_packet_order not in layout["orders"]:
+        raise InputError(
+            where,
+            f"deal_layout {options.deal_layout!r} has no packet order {options.deal_packet_order!r}; "
+            f"expected one of {', '.join(layout['orders'])}",
+        )
+    if options.scoring_system == "gostop" and options.players not in (2, 3):
+        raise InputError(where, f"Go-Stop scoring is for 2 or 3 players, got players = {options.players}")
+    twos = sum(1 for v in options.bonus_cards if v == 2)
+    threes = sum(1 for v in options.bonus_cards if v == 3)
+    if twos > 3 or threes > 1:
+        raise InputError(where, f"bonus_cards {list(options.bonus_cards)}: the deck has three 2-unit and one 3-unit bonus cards")
+
+
+RULESET_DIR: Final = "rulesets"
+
+
+@cache
+def _ruleset_files() -> dict[str, Located]:
+    out: dict[str, Located] = {}
+    for path in sorted((spec_dir() / RULESET_DIR).glob("*.yaml")):
+        located = load_spec_file(f"{RULESET_DIR}/{path.name}", "ruleset")
+        rid = located.data["id"]
+        if rid != path.stem:
+            raise InputError(located.where(["id"]), f"ruleset id {rid!r} must equal the file name {path.stem!r}")
+        out[rid] = located
+    return out
+
+
+def ruleset_ids() -> list[str]:
+    return sorted(_ruleset_files())
+
+
+@cache
+def load_ruleset(ruleset_id: str) -> Ruleset:
+    files = _ruleset_files()
+    if ruleset_id not in files:
+        raise InputError("ruleset", f"unknown ruleset {ruleset_id!r}; expected one of {', '.join(sorted(files))}")
+    return _resolve(ruleset_id, files, ())
+
+
+def _resolve(ruleset_id: str, files: Mapping[str, Located], chain: tuple[str, ...]) -> Ruleset:
+    located = files[ruleset_id]
+    data = located.data
+    registry = option_registry()
+    if ruleset_id in chain:
+        cycle = " -> ".join((*chain, ruleset_id))
+        raise InputError(located.where(["parent"]), f"ruleset inheritance cycle: {cycle}")
+    parent_id = data.get("parent")
+    if parent_id is not None:
+        if parent_id not in files:
+            raise InputError(located.where(["parent"]), f"unknown parent ruleset {parent_id!r}; expected one of {', '.join(sorted(files))}")
+        base = _resolve(parent_id, files, (*chain, ruleset_id)).options.as_json()
+        values = _typed_options(base)
+    else:
+        values = {key: spec.default for key, spec in registry.items()}
+    own: dict[str, OptionValue] = {}
+    for key, raw in data["options"].items():
+        spec = registry.get(key)
+        if spec is None:
+            raise InputError(located.where(["options", key]), f"unknown option {key!r}; expected an option of spec/options.yaml")
+        value = spec.coerce(raw)
+        if value is None:
+            raise InputError(located.where(["options", key]), f"expected {spec.expected()}, got {raw!r}")
+        own[key] = value
+    options = _make_options(values | own)
+    check_consistency(options, located.where(["options"]))
+    return Ruleset(
+        id=ruleset_id,
+        title=data["title"],
+        description=" ".join(str(data["description"]).split()),
+        parent=parent_id,
+        sources=tuple(data["sources"]),
+        own=own,
+        options=options,
+        file=located.path,
+    )

@@ -1,0 +1,186 @@
+"""Scoring of a captured pile (R-SCORE-*, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-POINTS, R-PC-SETS)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Final
+
+from reference_impl._cards import ANIMAL, BRIGHT, RIBBON, deck
+from reference_impl._rulesets import Options
+
+RAIN_BRIGHT: Final = 44
+DEC_RIBBON: Final = 46
+GODORI: Final = frozenset({4, 12, 29})
+DAN_SETS: Final = {"hong": frozenset({1, 5, 9}), "cheong": frozenset({21, 33, 37}), "cho": frozenset({13, 17, 25})}
+CHO_WITH_DEC: Final = frozenset({13, 17, 25, DEC_RIBBON})
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """A player's base score by category (R-SCORE-SUM); `dual_as_junk` is the allocation used."""
+
+    brights: int
+    bright_points: int
+    animals: int
+    animal_points: int
+    godori_points: int
+    ribbons: int
+    ribbon_points: int
+    dans: tuple[str, ...]
+    dan_points: int
+    junk_units: int
+    junk_points: int
+    base: int
+    dual_as_junk: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "brights": self.brights,
+            "bright_points": self.bright_points,
+            "animals": self.animals,
+            "animal_points": self.animal_points,
+            "godori_points": self.godori_points,
+            "ribbons": self.ribbons,
+            "ribbon_points": self.ribbon_points,
+            "dans": list(self.dans),
+            "dan_points": self.dan_points,
+            "junk_units": self.junk_units,
+            "junk_points": self.junk_points,
+            "base": self.base,
+            "dual_as_junk": list(self.dual_as_junk),
+        }
+
+
+def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> Breakdown:
+    """Score `pile` with the dual-role cards in `as_junk` counted as double junk."""
+    cards = deck().cards
+    brights = animals = ribbons = units = 0
+    rain = False
+    for i in pile:
+        c = cards[i]
+        if i in as_junk:
+            units += 2
+        elif c.kind == BRIGHT:
+            brights += 1
+            rain = rain or i == RAIN_BRIGHT
+        elif c.kind == ANIMAL:
+            animals += 1
+        elif c.kind == RIBBON:
+            if i != DEC_RIBBON or o.dec_ribbon != "not_counted":
+                ribbons += 1
+        else:
+            units += c.units
+    # R-SCORE-BRIGHT
+    if brights == 5:
+        bright_points = o.bright_5
+    elif brights == 4:
+        bright_points = o.bright_4_wet if rain else o.bright_4_dry
+    elif brights == 3:
+        bright_points = o.bright_3_rain if rain else o.bright_3
+    else:
+        bright_points = 0
+    # R-SCORE-ANIMAL, R-SCORE-GODORI: the godori birds count only while they count as animals.
+    animal_points = max(0, animals - o.animal_threshold + 1)
+    godori_points = o.godori_points if GODORI.issubset(i for i in pile if i not in as_junk) else 0
+    # R-SCORE-RIBBON, R-SCORE-DAN, R-DEC-RIBBON
+    ribbon_points = max(0, ribbons - o.ribbon_threshold + 1)
+    held = frozenset(pile)
+    dans = tuple(name for name, members in DAN_SETS.items() if members <= held)
+    if o.dec_ribbon == "in_cho_set" and "cho" not in dans and len(CHO_WITH_DEC & held) >= 3:
+        dans = (*dans, "cho")
+    dan_points = o.dan_points * len(dans)
+    # R-SCORE-JUNK
+    junk_points = max(0, units - o.junk_threshold + 1)
+    base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points
+    return Breakdown(
+        brights,
+        bright_points,
+        animals,
+        animal_points,
+        godori_points,
+        ribbons,
+        ribbon_points,
+        dans,
+        dan_points,
+        units,
+        junk_points,
+        base,
+        tuple(deck().ids(sorted(as_junk))),
+    )
+
+
+def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:
+    by_id = deck().by_id
+    dual = {by_id[c].index for c in o.dual_role_cards}
+    return sorted(i for i in pile if i in dual)
+
+
+def allocations(dual: list[int]) -> Iterator[frozenset[int]]:
+    """Every dual-role allocation, animal-first (R-DUAL-ROLE: ties go to the animal role)."""
+    for size in range(len(dual) + 1):
+        for combo in combinations(dual, size):
+            yield frozenset(combo)
+
+
+def fixed_allocation(pile: Iterable[int], o: Options, moved: Collection[int]) -> frozenset[int] | None:
+    """The allocation when the mode fixes it; None under auto_best (R-DUAL-ROLE)."""
+    mode = o.dual_role_mode
+    if mode == "auto_best":
+        return None
+    if mode == "fixed_animal":
+        return frozenset()
+    duals = dual_cards_in(pile, o)
+    if mode == "fixed_double_junk":
+        return frozenset(duals)
+    return frozenset(i for i in duals if i in moved)
+
+
+def best_breakdown(pile: Collection[int], o: Options, moved: Collection[int] = ()) -> Breakdown:
+    """The owner's score for Go/Stop eligibility and display: the best allocation (R-DUAL-ROLE (1))."""
+    fixed = fixed_allocation(pile, o, moved)
+    if fixed is not None:
+        return breakdown(pile, o, fixed)
+    best: Breakdown | None = None
+    for alloc in allocations(dual_cards_in(pile, o)):
+        b = breakdown(pile, o, alloc)
+        if best is None or b.base > best.base:
+            best = b
+    assert best is not None
+    return best
+
+
+# ------------------------------------------------------------------ point-count variant
+
+PC_POINTS: Final = {BRIGHT: 20, ANIMAL: 10, RIBBON: 5}
+PC_SETS: Final = {
+    "wikipedia": (
+        ("hong", DAN_SETS["hong"], 30),
+        ("cheong", DAN_SETS["cheong"], 30),
+        ("may", frozenset(range(16, 20)), 20),
+        ("october", frozenset(range(36, 40)), 20),
+        ("november", frozenset(range(40, 44)), 40),
+        ("december", frozenset(range(44, 48)), 20),
+    ),
+    "minhwatu": (
+        ("hong", DAN_SETS["hong"], 30),
+        ("cheong", DAN_SETS["cheong"], 30),
+        ("cho", DAN_SETS["cho"], 30),
+        ("may", frozenset(range(16, 20)), 20),
+        ("october", frozenset(range(36, 40)), 20),
+        ("december", frozenset(range(44, 48)), 20),
+    ),
+}
+
+
+def pc_card_points(pile: Iterable[int]) -> int:
+    """R-PC-CARD-POINTS: brights 20, animals 10 (dual cards too), ribbons 5 (December too), junk 0."""
+    cards = deck().cards
+    return sum(PC_POINTS.get(cards[i].kind, 0) for i in pile)
+
+
+def pc_sets(pile: Collection[int], o: Options) -> list[tuple[str, int]]:
+    """R-PC-SETS: the completed sets of `pile` with the amount each other player pays."""
+    held = frozenset(pile)
+    return [(name, amount) for name, members, amount in PC_SETS[o.pc_set_table] if members <= held]

@@ -1,0 +1,276 @@
+"""Settlement of a finished round: who pays whom how much (R-SETTLE, R-GO-BONUS,
+R-SHAKE-BOMB-MULT, R-GWANG-BAK, R-PI-BAK, R-MEONG, R-GO-BAK, R-EMPTY-EXEMPT, R-NAGARI-CARRY,
+R-CHONGTONG, R-PC-GOAL, R-PC-SETS)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reference_impl._rulesets import Options
+from reference_impl._scoring import (
+    RAIN_BRIGHT,
+    Breakdown,
+    allocations,
+    breakdown,
+    dual_cards_in,
+    fixed_allocation,
+    pc_card_points,
+    pc_sets,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """What settlement needs to know about one player at the end of a round."""
+
+    pile: tuple[int, ...]
+    gos: int
+    first_go_turn: int | None
+    shaken: tuple[int, ...]
+    bombs: tuple[tuple[int, bool], ...]  # (month, carries the bomb multiplier)
+    moved_to_junk: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LoserLine:
+    seat: int
+    baks: tuple[str, ...]
+    amount: int
+    pays: int
+    exempt: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "baks": list(self.baks), "amount": self.amount, "pays": self.pays, "exempt": self.exempt}
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The result of a round. `net[i]` is seat i's gain (negative: loss); nets sum to zero."""
+
+    kind: str
+    winner: int | None
+    net: tuple[int, ...]
+    payments: tuple[tuple[int, int, int], ...] = ()
+    losers: tuple[LoserLine, ...] = ()
+    base: int = 0
+    go_count: int = 0
+    go_points: int = 0
+    go_multiplier: int = 1
+    shake_bomb_factor: int = 1
+    meongtta: int = 1
+    carry: int = 1
+    points: int = 0
+    winner_breakdown: Breakdown | None = None
+    detail: tuple[tuple[str, Any], ...] = ()
+    clauses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "winner": self.winner, "net": list(self.net)}
+        out["payments"] = [{"from": a, "to": b, "amount": n} for a, b, n in self.payments]
+        if self.kind in ("stop", "last_go_caller_wins"):
+            out.update(
+                base=self.base,
+                go_count=self.go_count,
+                go_points=self.go_points,
+                go_multiplier=self.go_multiplier,
+                shake_bomb_factor=self.shake_bomb_factor,
+                meongtta=self.meongtta,
+                carry=self.carry,
+                points=self.points,
+            )
+            out["losers"] = [line.to_json() for line in self.losers]
+            if self.winner_breakdown is not None:
+                out["winner_breakdown"] = self.winner_breakdown.to_json()
+        elif self.kind in ("chongtong", "three_ppeok", "dealer_wins_fixed"):
+            out.update(points=self.points, carry=self.carry)
+        out.update(dict(self.detail))
+        out["clauses"] = list(self.clauses)
+        return out
+
+
+def go_points(gos: int, o: Options) -> int:
+    """R-GO-BONUS: points added for `gos` Go calls."""
+    if o.go_bonus == "plus_one_per_go":
+        return gos
+    if o.go_bonus == "none_from_third" and gos >= 3:
+        return 0
+    return min(gos, 2)
+
+
+def go_multiplier(gos: int, o: Options) -> int:
+    """R-GO-BONUS: the multiplier for `gos` Go calls."""
+    if o.go_multiplier == "exp2_from_3":
+        return 1 if gos <= 2 else 1 << (gos - 2)
+    if o.go_multiplier == "linear_from_3":
+        return 1 if gos <= 2 else gos - 1
+    return 1 if gos <= 1 else gos
+
+
+def carry_factor(streak: int, o: Options) -> int:
+    """R-NAGARI-CARRY: the multiplier after `streak` consecutive void rounds."""
+    if streak <= 0:
+        return 1
+    if o.nagari_carry_growth == "fixed_x2":
+        return 2
+    factor = 1 << streak
+    cap = o.nagari_carry_cap
+    return min(factor, cap) if isinstance(cap, int) else factor
+
+
+def fixed_points(o: Options, setting: int | str) -> int:
+    return o.go_threshold if setting == "threshold" else int(setting)
+
+
+def settle_fixed(kind: str, winner: int, points: int, n: int, streak: int, o: Options, clauses: tuple[str, ...]) -> Settlement:
+    """An instant win paid `points` by each opponent (R-CHONGTONG, R-TABLE-FOUR, R-THREE-PPEOK)."""
+    carry = carry_factor(streak, o) if o.chongtong_multipliers == "nagari_carry_only" else 1
+    each = points * carry
+    payments = tuple((s, winner, each) for s in _others(winner, n))
+    net = tuple(each * (n - 1) if s == winner else -each for s in range(n))
+    return Settlement(kind, winner, net, payments, points=points, carry=carry, clauses=(*clauses, "R-NAGARI-CARRY"))
+
+
+def settle_void(kind: str, n: int, clauses: tuple[str, ...]) -> Settlement:
+    return Settlement(kind, None, (0,) * n, clauses=clauses)
+
+
+def _others(seat: int, n: int) -> list[int]:
+    return [(seat + k) % n for k in range(1, n)]
+
+
+def _shake_bomb_factor(winner: int, seats: Sequence[Seat], o: Options) -> int:
+    """R-SHAKE-BOMB-MULT."""
+    w = seats[winner]
+    shakes = sum(len(s.shaken) for s in seats) if o.shake_beneficiary == "any_winner" else len(w.shaken)
+    factor = 1 << shakes
+    for month, counts in w.bombs:
+        if counts and (month not in w.shaken or o.shake_then_bomb_stacks):
+            factor *= o.bomb_multiplier
+    return factor
+
+
+def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: Options) -> list[str]:
+    baks: list[str] = []
+    # R-GWANG-BAK
+    if o.gwang_bak and win.bright_points > 0:
+        protecting = lose.brights - (1 if not o.gwang_bak_rain_protects and RAIN_BRIGHT in loser_pile else 0)
+        if protecting == 0:
+            baks.append("gwang_bak")
+    # R-PI-BAK
+    if o.pi_bak and win.junk_points > 0 and lose.junk_units <= o.pi_bak_max_units and (lose.junk_units >= 1 or not o.pi_bak_zero_exempt):
+        baks.append("pi_bak")
+    # R-MEONG (loser-side variants)
+    if (o.meong_mode in ("meongbak_loser_zero", "meongtta_and_meongbak") and win.animal_points > 0 and lose.animals == 0) or (
+        o.meong_mode == "meongbak_7_and_loser_zero" and win.animals >= 7 and lose.animals == 0
+    ):
+        baks.append("meong_bak")
+    return baks
+
+
+def settle_stop(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options) -> Settlement:
+    """R-SETTLE for a round won by a Stop (or by the last Go-caller when the stock ran out)."""
+    best: Settlement | None = None
+    w_seat = seats[winner]
+    fixed = fixed_allocation(w_seat.pile, o, w_seat.moved_to_junk)
+    w_allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(w_seat.pile, o)))
+    for alloc in w_allocs:
+        candidate = _settle_with(kind, winner, seats, streak, o, breakdown(w_seat.pile, o, alloc))
+        if best is None or sum(p for _, _, p in candidate.payments) > sum(p for _, _, p in best.payments):
+            best = candidate
+    assert best is not None
+    return best
+
+
+def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, win: Breakdown) -> Settlement:
+    n = len(seats)
+    gos = seats[winner].gos
+    gp = go_points(gos, o)
+    gm = go_multiplier(gos, o)
+    sbf = _shake_bomb_factor(winner, seats, o)
+    meongtta = 2 if o.meong_mode in ("meongtta_7_global", "meongtta_and_meongbak") and win.animals >= 7 else 1
+    carry = carry_factor(streak, o)
+    points = (win.base + gp) * gm * sbf * meongtta * carry
+    lines: list[LoserLine] = []
+    for seat in _others(winner, n):
+        s = seats[seat]
+        if o.empty_capture_exempt and not s.pile:
+            lines.append(LoserLine(seat, (), 0, 0, True))
+            continue
+        fixed = fixed_allocation(s.pile, o, s.moved_to_junk)
+        allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(s.pile, o)))
+        chosen: tuple[int, list[str]] | None = None
+        for alloc in allocs:  # R-DUAL-ROLE (3): each loser minimises their own payment
+            baks = _loser_baks(win, breakdown(s.pile, o, alloc), s.pile, o)
+            if s.gos > 0 and o.go_bak_mode == "double_own":
+                baks.append("go_bak")
+            amount = points << len(baks)
+            if chosen is None or amount < chosen[0]:
+                chosen = (amount, baks)
+        assert chosen is not None
+        lines.append(LoserLine(seat, tuple(chosen[1]), chosen[0], chosen[0], False))
+    callers = [line for line in lines if seats[line.seat].gos > 0]
+    if o.go_bak_mode in ("pay_for_all", "pay_for_all_doubled") and callers:
+        liable = min(callers, key=lambda line: (seats[line.seat].first_go_turn or 0, line.seat))
+        total = sum(line.amount for line in lines) * (2 if o.go_bak_mode == "pay_for_all_doubled" else 1)
+        lines = [
+            LoserLine(
+                line.seat, (*line.baks, "go_bak") if line is liable else line.baks, line.amount, total if line is liable else 0, line.exempt
+            )
+            for line in lines
+        ]
+    payments = tuple((line.seat, winner, line.pays) for line in lines if line.pays)
+    net = [0] * n
+    for payer, payee, amount in payments:
+        net[payer] -= amount
+        net[payee] += amount
+    return Settlement(
+        kind,
+        winner,
+        tuple(net),
+        payments,
+        tuple(lines),
+        win.base,
+        gos,
+        gp,
+        gm,
+        sbf,
+        meongtta,
+        carry,
+        points,
+        win,
+        clauses=(
+            "R-SETTLE",
+            "R-GO-BONUS",
+            "R-SHAKE-BOMB-MULT",
+            "R-GWANG-BAK",
+            "R-PI-BAK",
+            "R-MEONG",
+            "R-GO-BAK",
+            "R-EMPTY-EXEMPT",
+            "R-NAGARI-CARRY",
+            "R-DUAL-ROLE",
+        ),
+    )
+
+
+def settle_point_count(piles: Sequence[Sequence[int]], o: Options) -> Settlement:
+    """R-PC-GOAL, R-PC-SETS: balance = card points + sets received - sets paid - 240 / players."""
+    n = len(piles)
+    breakeven = 240 // n
+    payments: list[tuple[int, int, int]] = []
+    net = [pc_card_points(p) - breakeven for p in piles]
+    sets: list[list[str]] = []
+    for seat, pile in enumerate(piles):
+        done = pc_sets(pile, o)
+        sets.append([name for name, _ in done])
+        for _, amount in done:
+            for other in _others(seat, n):
+                payments.append((other, seat, amount))
+                net[other] -= amount
+                net[seat] += amount
+    detail = (("breakeven", breakeven), ("card_points", [pc_card_points(p) for p in piles]), ("sets", sets))
+    return Settlement(
+        "point_count", None, tuple(net), tuple(payments), detail=detail, clauses=("R-PC-CARD-POINTS", "R-PC-GOAL", "R-PC-SETS")
+    )

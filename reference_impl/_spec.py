@@ -1,0 +1,51 @@
+"""Locating and validating the spec data shipped as the `spec` package (one source of truth)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+import jsonschema
+
+from reference_impl._yamlio import InputError, Located, load_yaml
+
+SPEC_PACKAGE: Final = "spec"
+
+
+def spec_dir() -> Path:
+    """The directory holding deck.yaml, options.yaml, rulesets/, rules/ and schemas/."""
+    return Path(str(resources.files(SPEC_PACKAGE)))
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    path = spec_dir() / "schemas" / f"{name}.schema.json"
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+def display_name(path: Path) -> str:
+    """Paths inside the spec are shown relative to it (`spec/options.yaml`), others as given."""
+    try:
+        return "spec/" + path.resolve().relative_to(spec_dir().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def validate(located: Located, schema_name: str) -> None:
+    """Validate against a shipped JSON Schema; the first error (by position) names file, line, path."""
+    validator = jsonschema.Draft202012Validator(schema(schema_name))
+    errors = sorted(validator.iter_errors(located.data), key=lambda e: (located.line_of(list(e.absolute_path)), str(e.message)))
+    if errors:
+        err = errors[0]
+        raise InputError(located.where(list(err.absolute_path)), f"{err.message} (schema {schema_name})")
+
+
+def load_spec_file(relative: str, schema_name: str) -> Located:
+    path = spec_dir() / relative
+    located = load_yaml(path, display_name(path))
+    validate(located, schema_name)
+    return located
