@@ -16,6 +16,7 @@ def card_places(rnd: Round) -> Counter[str]:
     for hand in snap["hands"]:
         seen.update(hand)
     seen.update(snap["table"])
+    seen.update(snap["in_play"])
     for stack in snap["stacks"]:
         seen.update(stack["bonus"])
     seen.update(snap["stock"])

@@ -813,6 +813,18 @@ class Round:
 
     # ------------------------------------------------------------------ state
 
+    def _in_play(self) -> list[int]:
+        """Cards held by a turn paused at a choose_* decision: played or flipped, not yet placed."""
+        ctx = self.ctx
+        if ctx is None:
+            return []
+        cards = [*ctx.captures, *ctx.flip_bonus]
+        if ctx.hand is not None and ctx.mode in ("pair", "pair2"):
+            cards.append(ctx.hand)
+        if ctx.flip is not None:
+            cards.append(ctx.flip)
+        return sorted(cards)
+
     def snapshot(self) -> dict[str, Any]:
         """The full observable state, JSON-ready (card lists sorted by canonical index)."""
         stacks = [
@@ -821,6 +833,7 @@ class Round:
         ]
         return {
             "decision": self.decision,
+            "in_play": list(_ids(self._in_play())),
             "to_act": None if self.decision == NONE else self.to_act,
             "turn": self.turn_no,
             "dealer": self.dealer,

@@ -91,7 +91,10 @@ class Settlement:
 
 
 def go_points(gos: int, o: Options) -> int:
-    """R-GO-BONUS: points added for `gos` Go calls."""
+    """R-GO-BONUS: points added for `gos` Go calls. Under count_from_2 the multiplier replaces
+    the added points from the second Go on (rules-matrix A-21: 7 -> 8, 14, 21, ...)."""
+    if o.go_multiplier == "count_from_2" and gos >= 2:
+        return 0
     if o.go_bonus == "plus_one_per_go":
         return gos
     if o.go_bonus == "none_from_third" and gos >= 3:

@@ -1,0 +1,46 @@
+"""Random full rounds per second of the reference engine, single process.
+
+    python benchmarks/rounds.py [--rounds N] [--repeat R] [--ruleset ID ...]
+
+Each figure is the median of R runs of N rounds (seeds 0..N-1, a seeded random player, no
+invariant checks). Output lines are stable: `rounds_per_second ruleset=<id> median=<x> runs=<...>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from reference_impl import RandomPlayer, Round, SplitMix64, load_ruleset, seeded_deal
+
+DEFAULT = ("matgo-2p", "standard-3p", "matgo-online")
+
+
+def run(ruleset_id: str, rounds: int) -> float:
+    rs = load_ruleset(ruleset_id)
+    o = rs.options
+    start = time.perf_counter()
+    for seed in range(rounds):
+        rng = SplitMix64(seed)
+        rnd = Round(rs, seeded_deal(o, rng, dealer=seed % o.players), check=False)
+        player = RandomPlayer(seed)
+        while not rnd.over:
+            rnd.apply(player.choose(rnd))
+    return rounds / (time.perf_counter() - start)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=2000)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--ruleset", action="append")
+    args = p.parse_args()
+    for rid in args.ruleset or DEFAULT:
+        rates = [run(rid, args.rounds) for _ in range(args.repeat)]
+        shown = " ".join(f"{r:.0f}" for r in rates)
+        print(f"rounds_per_second ruleset={rid} median={statistics.median(rates):.0f} runs={shown}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""Base score categories (R-SCORE-*, R-DEC-RIBBON, R-DUAL-ROLE), with values from rules-matrix §3 F."""
+
+from __future__ import annotations
+
+import pytest
+
+from reference_impl import deck
+from reference_impl._scoring import best_breakdown, breakdown, pc_card_points, pc_sets
+from tests.conftest import ruleset
+
+
+def idx(*ids: str) -> list[int]:
+    return [deck().card(c).index for c in ids]
+
+
+@pytest.mark.parametrize(
+    ("cards", "points"),
+    [
+        (("m01-bright", "m03-bright"), 0),
+        (("m01-bright", "m03-bright", "m08-bright"), 3),
+        (("m01-bright", "m03-bright", "m12-bright"), 2),
+        (("m01-bright", "m03-bright", "m08-bright", "m11-bright"), 4),
+        (("m01-bright", "m03-bright", "m08-bright", "m12-bright"), 4),
+        (("m01-bright", "m03-bright", "m08-bright", "m11-bright", "m12-bright"), 15),
+    ],
+)
+def test_brights(cards: tuple[str, ...], points: int) -> None:
+    """R-SCORE-BRIGHT: 3 / 2 with rain / 4 / 15."""
+    assert breakdown(idx(*cards), ruleset("standard-3p").options).bright_points == points
+
+
+def test_dry_four_under_sloperama_values() -> None:
+    o = ruleset("standard-3p", bright_4_dry=5).options
+    assert breakdown(idx("m01-bright", "m03-bright", "m08-bright", "m11-bright"), o).bright_points == 5
+
+
+def test_godori_plus_animals() -> None:
+    """R-SCORE-GODORI, R-SCORE-ANIMAL: [001] example godori + 6 animals = 7 (5 + 2)."""
+    cards = idx("m02-animal", "m04-animal", "m08-animal", "m06-animal", "m07-animal", "m10-animal")
+    b = breakdown(cards, ruleset("standard-3p").options)
+    assert (b.godori_points, b.animal_points, b.base) == (5, 2, 7)
+
+
+def test_december_swallow_is_not_a_godori_bird() -> None:
+    b = breakdown(idx("m02-animal", "m04-animal", "m12-animal"), ruleset("standard-3p").options)
+    assert b.godori_points == 0
+
+
+def test_ribbons_and_dans_add_up() -> None:
+    """R-SCORE-RIBBON, R-SCORE-DAN: [001] example hong + cheong (6 ribbons) = 3 + 3 + 2 = 8."""
+    cards = idx("m01-ribbon", "m02-ribbon", "m03-ribbon", "m06-ribbon", "m09-ribbon", "m10-ribbon")
+    b = breakdown(cards, ruleset("standard-3p").options)
+    assert (b.dans, b.dan_points, b.ribbon_points, b.base) == (("hong", "cheong"), 6, 2, 8)
+
+
+@pytest.mark.parametrize(("mode", "ribbon_points", "dans"), [("ribbon_no_set", 1, ()), ("not_counted", 0, ()), ("in_cho_set", 1, ("cho",))])
+def test_december_ribbon(mode: str, ribbon_points: int, dans: tuple[str, ...]) -> None:
+    """R-DEC-RIBBON (A-36): four ribbons + the December ribbon."""
+    cards = idx("m04-ribbon", "m05-ribbon", "m01-ribbon", "m06-ribbon", "m12-ribbon")
+    b = breakdown(cards, ruleset("standard-3p", dec_ribbon=mode).options)
+    assert (b.ribbon_points, b.dans) == (ribbon_points, dans)
+
+
+def test_junk_units() -> None:
+    """R-SCORE-JUNK: ten units = 1 point; doubles count 2."""
+    cards = idx(
+        "m01-junk-1", "m01-junk-2", "m02-junk-1", "m02-junk-2", "m03-junk-1", "m03-junk-2", "m04-junk-1", "m04-junk-2", "m11-double-junk"
+    )
+    b = breakdown(cards, ruleset("standard-3p").options)
+    assert (b.junk_units, b.junk_points) == (10, 1)
+
+
+def test_auto_best_allocates_the_cup_where_it_scores_more() -> None:
+    """R-DUAL-ROLE (1): 9 single junk + the cup: as junk 11 units = 2 points beats 1 animal = 0."""
+    cards = idx(
+        "m09-animal",
+        "m01-junk-1",
+        "m01-junk-2",
+        "m02-junk-1",
+        "m02-junk-2",
+        "m03-junk-1",
+        "m03-junk-2",
+        "m04-junk-1",
+        "m04-junk-2",
+        "m05-junk-1",
+    )
+    o = ruleset("standard-3p").options
+    b = best_breakdown(cards, o)
+    assert (b.junk_units, b.base, b.dual_as_junk) == (11, 2, ("m09-animal",))
+    assert best_breakdown(cards, ruleset("standard-3p", dual_role_mode="fixed_animal").options).base == 0
+
+
+def test_point_count_card_values_and_sets() -> None:
+    """R-PC-CARD-POINTS, R-PC-SETS: 20 / 10 / 5 / 0; all four November cards pay 40."""
+    o = ruleset("family-3p").options
+    nov = idx("m11-bright", "m11-double-junk", "m11-junk-1", "m11-junk-2")
+    assert pc_card_points(nov) == 20
+    assert pc_sets(nov, o) == [("november", 40)]
+    assert pc_card_points(range(48)) == 240
