@@ -22,18 +22,17 @@ def draw_first_dealer(o: Options, rng: SplitMix64) -> int:
     if o.first_dealer == "seeded_random":
         return rng.below(n)
     cards = deck().cards
-    while True:
+    seats = list(range(n))
+    while True:  # after a full tie only the tied players draw again, from a fresh shuffle
         order = list(range(48))
         rng.shuffle(order)
-        drawn = [cards[order[seat]] for seat in range(n)]
-        if o.first_dealer == "draw_day_high":
-            keys = [(c.month, KIND_RANK[c.kind]) for c in drawn]
-            best = max(keys)
-        else:
-            keys = [(-c.month, -KIND_RANK[c.kind]) for c in drawn]
-            best = max(keys)
-        if keys.count(best) == 1:
-            return keys.index(best)
+        drawn = {seat: cards[order[k]] for k, seat in enumerate(seats)}
+        sign = 1 if o.first_dealer == "draw_day_high" else -1
+        keys = {seat: (sign * c.month, sign * KIND_RANK[c.kind]) for seat, c in drawn.items()}
+        best = max(keys.values())
+        seats = [seat for seat in seats if keys[seat] == best]
+        if len(seats) == 1:
+            return seats[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +58,9 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.counted >= self.o.match_rounds
+        """R-MATCH-ROUNDS: enough decided rounds, or a total reached match_target_points."""
+        target = self.o.match_target_points
+        return self.counted >= self.o.match_rounds or (isinstance(target, int) and max(self.totals) >= target)
 
     def new_round(self) -> Round:
         deal = seeded_deal(self.o, self.rng, self.dealer)
@@ -82,10 +83,10 @@ class Match:
         self.streak = 0
         self.counted += 1
         winner = s.winner
-        if winner is None:  # point-count: the best balance deals next; a tie keeps the dealer
+        if winner is None:  # point-count: the best balance deals; ties: first in turn order from the dealer
+            n = len(s.net)
             best = max(s.net)
-            if s.net.count(best) == 1:
-                winner = s.net.index(best)
+            winner = next(seat for seat in ((self.dealer + k) % n for k in range(n)) if s.net[seat] == best)
         if winner is not None:
             self.dealer = winner
         return rec

@@ -98,6 +98,7 @@ class Round:
         self.first_go_turn: list[int | None] = [s.first_go_turn for s in states] if states else [None] * self.n
         self.last_go_turn: list[int | None] = list(self.first_go_turn)
         self.shaken: list[list[int]] = [list(s.shaken_months) for s in states] if states else [[] for _ in range(self.n)]
+        self.shake_factors: list[list[int]] = [[self._shake_factor(m, 3) for m in months] for months in self.shaken]
         self.bombs: list[list[tuple[int, bool]]] = [[(m, True) for m in s.bombs] for s in states] if states else [[] for _ in range(self.n)]
         self.credits = [s.skip_credits for s in states] if states else [0] * self.n
         self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
@@ -114,7 +115,7 @@ class Round:
         self.log: list[Event] = []
         self._out: list[Event] = []
         first = deal.first_player
-        if first is None:
+        if first is None:  # R-TURN-ORDER
             first = self.dealer if o.first_player == "dealer" else (self.dealer + 1) % self.n
         self.to_act = first
         self._deal_time(deal)
@@ -148,7 +149,8 @@ class Round:
     # ------------------------------------------------------------------ deal-time rules
 
     def _deal_time(self, deal: Deal) -> None:
-        """R-DEAL-BONUS, R-TABLE-TRIPLE, R-TABLE-FOUR, R-CHONGTONG, R-CHONGTONG-MULTI."""
+        """R-DEAL-BONUS, R-TABLE-PAIR (two of a month: nothing special), R-TABLE-TRIPLE,
+        R-TABLE-FOUR, R-CHONGTONG, R-CHONGTONG-MULTI."""
         by_id = deck().by_id
         o = self.o
         layout = [by_id[c].index for c in deal.table]
@@ -241,7 +243,7 @@ class Round:
 
     def _go_forced_stop(self, seat: int) -> bool:
         """R-GO-LAST: an eligible actor with no later turn must stop (forced_stop)."""
-        return self.o.go_on_last_turn == "forced_stop" and not self._has_turn(seat)
+        return self.o.go_on_last_turn == "forced_stop" and (not self._has_turn(seat) or not self.stock)
 
     def _matching(self, seat: int) -> bool:
         return any(self.table[MONTH[c]] for c in self.hands[seat] if not IS_BONUS[c])
@@ -311,7 +313,7 @@ class Round:
                 if month in shake_with_play:
                     out.append(Action("play", seat, card=_CARDS[c].id, take=take, shake=True))
         out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat))
-        if self.credits[seat] > 0:
+        if self.credits[seat] > 0 and (ordinary or not hand):
             out.append(Action("skip", seat))
         if o.shake_declaration == "any_own_turn_start":
             out.extend(Action("shake", seat, month=m) for m in self._shake_months(seat))
@@ -370,7 +372,7 @@ class Round:
         o = self.o
         seat = self.to_act
         c = self._hand_card(a.card)
-        if IS_BONUS[c]:
+        if IS_BONUS[c]:  # R-NO-BONUS-MATCH
             raise Rejection("bonus_not_allowed", f"{a.card} is a bonus card: it is played with a 'bonus' action and never matches")
         month = MONTH[c]
         on = self.table[month]
@@ -439,7 +441,7 @@ class Round:
         if steal:
             self.pending_steals.append(("bomb", steal, tuple(self._others(seat))))
         credits = 0
-        if o.bomb_compensation == "skip_credits_2":
+        if o.bomb_compensation == "skip_credits_2" and (not two or o.two_card_bomb == "full_bomb"):
             credits = len(played) - 1
             self.credits[seat] += credits
         self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP") if credits else clauses, month=month, skip_credits=credits)
@@ -451,6 +453,8 @@ class Round:
         seat = self.to_act
         if self.credits[seat] <= 0:
             raise Rejection("no_skip_credit", f"seat {seat} holds no skip credit")
+        if self.hands[seat] and all(IS_BONUS[c] for c in self.hands[seat]):
+            raise Rejection("must_play_bonus", "only bonus cards are left in hand: one must be played (R-BONUS-HAND)")
         self._begin_turn_action()
         self.credits[seat] -= 1
         self._emit("skip", seat, (), ("R-BOMB-SKIP",), skip_credits=self.credits[seat])
@@ -466,9 +470,17 @@ class Round:
             raise Rejection("shake_not_allowed", f"seat {seat} cannot shake month {month} now")
         self._do_shake(seat, month)
 
+    def _shake_factor(self, month: int, shown: int) -> int:
+        """R-SHAKE-BOMB-MULT, R-FOUR-IN-HAND-LATER: x2, or x4 for listed months and four-card shakes."""
+        o = self.o
+        if month in o.shake_x4_months or (shown == 4 and o.four_in_hand_later == "four_card_shake_x4"):
+            return 4
+        return 2
+
     def _do_shake(self, seat: int, month: int) -> None:
-        self.shaken[seat].append(month)
         shown = [c for c in self.hands[seat] if MONTH[c] == month]
+        self.shaken[seat].append(month)
+        self.shake_factors[seat].append(self._shake_factor(month, len(shown)))
         clauses = ("R-SHAKE", "R-FOUR-IN-HAND-LATER") if len(shown) == 4 else ("R-SHAKE",)
         self._emit("shake", seat, shown, clauses, month=month)
 
@@ -500,6 +512,8 @@ class Round:
             raise Rejection("dual_not_allowed", f"{a.card} is not a captured dual-role card of seat {seat} that can move to junk")
         self.moved[seat].add(c)
         self._emit("dual_to_junk", seat, (c,), ("R-DUAL-ROLE",))
+        if self.decision == GO_STOP and not self._go_eligible(seat):
+            self._advance(seat)  # the Go/Stop decision lapses (R-GO-WHEN)
 
     def _take(self, a: Action) -> None:
         """R-TWO-MATCH-CHOICE: answer a choose_hand_match / choose_flip_match decision."""
@@ -545,6 +559,7 @@ class Round:
                 self.gos[s],
                 self.first_go_turn[s],
                 tuple(self.shaken[s]),
+                tuple(self.shake_factors[s]),
                 tuple(self.bombs[s]),
                 tuple(sorted(self.moved[s])),
             )
@@ -706,6 +721,15 @@ class Round:
             self.captured[actor] = sorted(self.captured[actor] + taken)
             self._emit("capture", actor, sorted(taken), ("R-MATCH",))
         self._check_sweep(ctx)
+        if ctx.made_ppeok and self.ppeoks[actor] == 3 and o.three_ppeok_win != "off":
+            # the instant win comes before the turn's steals (R-THREE-PPEOK)
+            self.pending_steals, self.turn_bonus = [], []
+            self.last_actor = actor
+            self.turn_no += 1
+            self._emit("three_ppeok", actor, (), ("R-THREE-PPEOK",))
+            points = fixed_points(o, o.three_ppeok_win)
+            self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",)))
+            return
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last
         owed = [0] * self.n
         for kind, units, payers in self.pending_steals:
@@ -721,11 +745,6 @@ class Round:
                 self._surrender(payer, actor, owed[payer])
         self.last_actor = actor
         self.turn_no += 1
-        if ctx.made_ppeok and self.ppeoks[actor] == 3 and o.three_ppeok_win != "off":
-            self._emit("three_ppeok", actor, (), ("R-THREE-PPEOK",))
-            points = fixed_points(o, o.three_ppeok_win)
-            self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",)))
-            return
         if o.scoring_system == "gostop" and self._go_eligible(actor):
             self.decision = GO_STOP
             self.to_act = actor

@@ -59,6 +59,8 @@ class Options:
     shake_declaration: str
     shake_requires_month_absent: bool
     shake_beneficiary: str
+    shake_x4_months: tuple[int, ...]
+    four_in_hand_later: str
     bomb_enabled: bool
     bomb_steal: int
     bomb_multiplier: int
@@ -86,14 +88,17 @@ class Options:
     gwang_bak_rain_protects: bool
     pi_bak: bool
     pi_bak_max_units: int
+    pi_bak_measure: str
     pi_bak_zero_exempt: bool
     meong_mode: str
     go_bak_mode: str
+    ribbon_bak: bool
     empty_capture_exempt: bool
     deck_exhausted_after_go: str
     nagari_carry_growth: str
     nagari_carry_cap: int | str
     match_rounds: int
+    match_target_points: int | str
     nagari_counts_as_round: bool
     pc_set_table: str
 
@@ -264,7 +269,7 @@ def deal_layouts() -> dict[str, dict[str, Any]]:
 
 
 def check_consistency(options: Options, where: str) -> None:
-    """Cross-option constraints (R-PLAYERS, R-DEAL-SIZE, R-DEAL-ORDER, R-BONUS-DECK)."""
+    """Cross-option constraints (R-PLAYERS, R-PC-SETUP, R-DEAL-SIZE, R-DEAL-ORDER, R-BONUS-DECK)."""
     layouts = deal_layouts()
     layout = layouts.get(options.deal_layout)
     if layout is None:

@@ -1,4 +1,5 @@
-"""Scoring of a captured pile (R-SCORE-*, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-POINTS, R-PC-SETS)."""
+"""Scoring of a captured pile (R-SCORE-SUM, R-SCORE-BRIGHT, R-SCORE-ANIMAL, R-SCORE-GODORI,
+R-SCORE-RIBBON, R-SCORE-DAN, R-SCORE-JUNK, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-POINTS, R-PC-SETS)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class Breakdown:
     dans: tuple[str, ...]
     dan_points: int
     junk_units: int
+    junk_cards: int
     junk_points: int
     base: int
     dual_as_junk: tuple[str, ...]
@@ -47,6 +49,7 @@ class Breakdown:
             "dans": list(self.dans),
             "dan_points": self.dan_points,
             "junk_units": self.junk_units,
+            "junk_cards": self.junk_cards,
             "junk_points": self.junk_points,
             "base": self.base,
             "dual_as_junk": list(self.dual_as_junk),
@@ -56,12 +59,13 @@ class Breakdown:
 def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> Breakdown:
     """Score `pile` with the dual-role cards in `as_junk` counted as double junk."""
     cards = deck().cards
-    brights = animals = ribbons = units = 0
+    brights = animals = ribbons = units = junk_cards = 0
     rain = False
     for i in pile:
         c = cards[i]
         if i in as_junk:
             units += 2
+            junk_cards += 1
         elif c.kind == BRIGHT:
             brights += 1
             rain = rain or i == RAIN_BRIGHT
@@ -72,6 +76,7 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
                 ribbons += 1
         else:
             units += c.units
+            junk_cards += 1
     # R-SCORE-BRIGHT
     if brights == 5:
         bright_points = o.bright_5
@@ -105,6 +110,7 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         dans,
         dan_points,
         units,
+        junk_cards,
         junk_points,
         base,
         tuple(deck().ids(sorted(as_junk))),
@@ -118,9 +124,10 @@ def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:
 
 
 def allocations(dual: list[int]) -> Iterator[frozenset[int]]:
-    """Every dual-role allocation, animal-first (R-DUAL-ROLE: ties go to the animal role)."""
+    """Every dual-role allocation in tie-break order (R-DUAL-ROLE): more animals first, then the
+    lower-index card kept as the animal."""
     for size in range(len(dual) + 1):
-        for combo in combinations(dual, size):
+        for combo in combinations(dual[::-1], size):
             yield frozenset(combo)
 
 

@@ -29,6 +29,7 @@ class Seat:
     gos: int
     first_go_turn: int | None
     shaken: tuple[int, ...]
+    shake_factors: tuple[int, ...]  # per shake: 2, or 4 (shake_x4_months, four_in_hand_later)
     bombs: tuple[tuple[int, bool], ...]  # (month, carries the bomb multiplier)
     moved_to_junk: tuple[int, ...]
 
@@ -146,8 +147,10 @@ def _others(seat: int, n: int) -> list[int]:
 def _shake_bomb_factor(winner: int, seats: Sequence[Seat], o: Options) -> int:
     """R-SHAKE-BOMB-MULT."""
     w = seats[winner]
-    shakes = sum(len(s.shaken) for s in seats) if o.shake_beneficiary == "any_winner" else len(w.shaken)
-    factor = 1 << shakes
+    factor = 1
+    for s in seats if o.shake_beneficiary == "any_winner" else (w,):
+        for f in s.shake_factors:
+            factor *= f
     for month, counts in w.bombs:
         if counts and (month not in w.shaken or o.shake_then_bomb_stacks):
             factor *= o.bomb_multiplier
@@ -162,8 +165,12 @@ def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: O
         if protecting == 0:
             baks.append("gwang_bak")
     # R-PI-BAK
-    if o.pi_bak and win.junk_points > 0 and lose.junk_units <= o.pi_bak_max_units and (lose.junk_units >= 1 or not o.pi_bak_zero_exempt):
+    junk = lose.junk_units if o.pi_bak_measure == "units" else lose.junk_cards
+    if o.pi_bak and win.junk_points > 0 and junk <= o.pi_bak_max_units and (junk >= 1 or not o.pi_bak_zero_exempt):
         baks.append("pi_bak")
+    # R-RIBBON-BAK
+    if o.ribbon_bak and win.ribbon_points > 0 and lose.ribbons == 0:
+        baks.append("ribbon_bak")
     # R-MEONG (loser-side variants)
     if (o.meong_mode in ("meongbak_loser_zero", "meongtta_and_meongbak") and win.animal_points > 0 and lose.animals == 0) or (
         o.meong_mode == "meongbak_7_and_loser_zero" and win.animals >= 7 and lose.animals == 0
@@ -213,6 +220,7 @@ def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: 
                 chosen = (amount, baks)
         assert chosen is not None
         lines.append(LoserLine(seat, tuple(chosen[1]), chosen[0], chosen[0], False))
+    # R-GO-MULTI: every losing Go-caller is liable; the earliest first Go bears pay_for_all
     callers = [line for line in lines if seats[line.seat].gos > 0]
     if o.go_bak_mode in ("pay_for_all", "pay_for_all_doubled") and callers:
         liable = min(callers, key=lambda line: (seats[line.seat].first_go_turn or 0, line.seat))

@@ -131,3 +131,15 @@ def test_dealer_captures_four() -> None:
     rnd = Round(rs, complete_deal(rs.options, [["m01-junk-1"], ["m02-junk-1"]], table, [], dealer=1))
     assert not rnd.over
     assert rnd.snapshot()["captured"][1] == ["m04-animal", "m04-ribbon", "m04-junk-1", "m04-junk-2"]
+
+
+def test_match_seed_one_values_from_the_spec() -> None:
+    """R-SHUFFLE's informative values (worked out from the algorithm as written in the clause)."""
+    from reference_impl import Match, deck
+    from reference_impl._deal import deck_indices
+
+    match = Match(load_ruleset("standard-3p"), 1)
+    assert match.dealer == 2
+    cards = deck_indices(match.o)
+    match.rng.shuffle(cards)
+    assert [deck().cards[i].id for i in cards[:6]] == ["m03-junk-2", "m02-ribbon", "m10-junk-2", "m07-junk-1", "m01-ribbon", "m01-junk-1"]

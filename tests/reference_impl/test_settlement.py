@@ -17,7 +17,7 @@ def idx(*ids: str) -> tuple[int, ...]:
 def seat(
     *ids: str, gos: int = 0, first_go: int | None = None, shaken: tuple[int, ...] = (), bombs: tuple[tuple[int, bool], ...] = ()
 ) -> Seat:
-    return Seat(idx(*ids), gos, first_go, shaken, bombs, ())
+    return Seat(idx(*ids), gos, first_go, shaken, tuple(2 for _ in shaken), bombs, ())
 
 
 @pytest.mark.parametrize(
