@@ -78,6 +78,7 @@ class Deal:
     stacks: Mapping[int, int | None] = field(default_factory=dict)
     player_state: tuple[PlayerState, ...] | None = None
     nagari_streak: int = 0
+    carried_multiplier: int = 1
     turn: int = 0
     first_player: int | None = None
 

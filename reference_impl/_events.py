@@ -16,6 +16,7 @@ ACTION_FIELDS: Final = {
     "take": ("card",),
     "go": (),
     "stop": (),
+    "chongtong": ("month",),
 }
 
 
@@ -84,7 +85,15 @@ class Action:
         for key in ("card", "take"):
             if key in raw and not isinstance(raw[key], str):
                 raise Rejection("malformed_action", f"{where}.{key}: expected a card id string, got {raw[key]!r}")
-        needs = {"play": "card", "bonus": "card", "dual_to_junk": "card", "take": "card", "bomb": "month", "shake": "month"}
+        needs = {
+            "play": "card",
+            "bonus": "card",
+            "dual_to_junk": "card",
+            "take": "card",
+            "bomb": "month",
+            "shake": "month",
+            "chongtong": "month",
+        }
         if kind in needs and needs[kind] not in raw:
             raise Rejection("malformed_action", f"{where}: a {kind!r} action needs the field {needs[kind]!r}")
         month = raw.get("month")

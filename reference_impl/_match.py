@@ -52,6 +52,7 @@ class Match:
         self.rng = SplitMix64(seed)
         self.dealer = draw_first_dealer(self.o, self.rng)
         self.streak = 0
+        self.carried = 1  # nagari_carry_prior_multipliers (R-NAGARI-CARRY)
         self.totals = [0] * self.o.players
         self.counted = 0
         self.records: list[RoundRecord] = []
@@ -64,7 +65,7 @@ class Match:
 
     def new_round(self) -> Round:
         deal = seeded_deal(self.o, self.rng, self.dealer)
-        return Round(self.ruleset, replace(deal, nagari_streak=self.streak), check=False)
+        return Round(self.ruleset, replace(deal, nagari_streak=self.streak, carried_multiplier=self.carried), check=False)
 
     def record(self, rnd: Round) -> RoundRecord:
         s = rnd.settlement
@@ -77,10 +78,12 @@ class Match:
             return rec
         if s.kind == "nagari":
             self.streak += 1
+            self.carried *= int(dict(s.detail).get("void_multiplier", 1))
             if self.o.nagari_counts_as_round:
                 self.counted += 1
             return rec
         self.streak = 0
+        self.carried = 1
         self.counted += 1
         winner = s.winner
         if winner is None:  # point-count: the best balance deals; ties: first in turn order from the dealer

@@ -22,6 +22,8 @@ from reference_impl._settlement import (
     settle_point_count,
     settle_stop,
     settle_void,
+    void_multiplier,
+    with_side_payments,
 )
 
 TURN: Final = "turn"
@@ -71,6 +73,7 @@ class _Turn:
     round_last: bool = False
     actor_last: bool = False
     made_ppeok: bool = False
+    made_ttadak: bool = False
 
 
 class Round:
@@ -104,11 +107,15 @@ class Round:
         self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
         self.moved: list[set[int]] = [{by_id[c].index for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
         self.streak = deal.nagari_streak
+        self.carry_extra = deal.carried_multiplier
         self.turn_no = deal.turn
         self.settlement: Settlement | None = None
         self.decision = TURN
         self.ctx: _Turn | None = None
         self.turn_bonus: list[int] = []
+        self.forced_card: int | None = None  # bonus_replacement_use = must_play_replacement
+        self.turns_taken = [0] * self.n
+        self.side_payments: list[tuple[int, int, int]] = []  # (payer, payee, points), R-FIRST-TURN-AWARD
         self.pending_steals: list[tuple[str, int, tuple[int, ...]]] = []
         self.table_at_start: list[int] = []
         self.last_actor = deal.dealer
@@ -137,6 +144,8 @@ class Round:
         return self.decision == NONE
 
     def _end(self, settlement: Settlement) -> None:
+        if self.side_payments:
+            settlement = with_side_payments(settlement, self.side_payments)
         self.settlement = settlement
         self.decision = NONE
         self._emit(
@@ -183,7 +192,16 @@ class Round:
                 if mode == "dealer_wins_fixed":
                     points = fixed_points(o, o.chongtong_points)
                     self._end(
-                        settle_fixed("dealer_wins_fixed", self.dealer, points, self.n, self.streak, o, ("R-TABLE-FOUR", "R-CHONGTONG"))
+                        settle_fixed(
+                            "dealer_wins_fixed",
+                            self.dealer,
+                            points,
+                            self.n,
+                            self.streak,
+                            o,
+                            ("R-TABLE-FOUR", "R-CHONGTONG"),
+                            self.carry_extra,
+                        )
                     )
                     return
                 self.table[month] = []
@@ -192,7 +210,7 @@ class Round:
         for month in range(1, 13):
             if len(self.table[month]) == 3:
                 self.stack_owner[month] = deal.stacks.get(month)
-        if not fresh or o.hand_chongtong == "ignore":
+        if not fresh or o.hand_chongtong in ("ignore", "instant_win_or_continue"):
             return
         holders: list[tuple[int, int]] = []
         order = [(self.to_act + k) % self.n for k in range(self.n)]
@@ -223,7 +241,7 @@ class Round:
             winner = holders[0][0]
             clauses = ("R-CHONGTONG",)
         points = fixed_points(o, o.chongtong_points)
-        self._end(settle_fixed("chongtong", winner, points, self.n, self.streak, o, clauses))
+        self._end(settle_fixed("chongtong", winner, points, self.n, self.streak, o, clauses, self.carry_extra))
 
     # ------------------------------------------------------------------ queries
 
@@ -297,6 +315,8 @@ class Round:
             return out
         o = self.o
         hand = self.hands[seat]
+        if self.forced_card is not None:
+            return self._forced_actions(seat, self.forced_card)
         ordinary = [c for c in hand if not IS_BONUS[c]]
         must = o.must_match_if_possible and self._matching(seat)
         shake_with_play = set(self._shake_months(seat)) if o.shake_declaration == "with_triple_card_play" else set()
@@ -319,8 +339,33 @@ class Round:
             out.extend(Action("shake", seat, month=m) for m in self._shake_months(seat))
         if self.stock or not ordinary:
             out.extend(Action("bonus", seat, card=_CARDS[c].id) for c in hand if IS_BONUS[c])
+        out.extend(Action("chongtong", seat, month=m) for m in self._chongtong_months(seat))
         out.extend(self._dual_actions(seat))
         return out
+
+    def _forced_actions(self, seat: int, card: int) -> list[Action]:
+        """R-BONUS-HAND (must_play_replacement): the replacement is this turn's hand card."""
+        cid = _CARDS[card].id
+        if IS_BONUS[card]:
+            return [Action("bonus", seat, card=cid)]
+        on = self.table[MONTH[card]]
+        if (
+            len(on) == 2
+            and MONTH[card] not in self.stack_owner
+            and not equivalent(on[0], on[1])
+            and self.o.two_match_choice_timing == "at_play"
+        ):
+            return [Action("play", seat, card=cid, take=_CARDS[t].id) for t in sorted(on)]
+        return [Action("play", seat, card=cid)]
+
+    def _chongtong_months(self, seat: int) -> list[int]:
+        """R-CHONGTONG (instant_win_or_continue): months whose four cards the player holds."""
+        if self.o.hand_chongtong != "instant_win_or_continue" or self.forced_card is not None:
+            return []
+        counts = [0] * 13
+        for c in self.hands[seat]:
+            counts[MONTH[c]] += 1
+        return [m for m in range(1, 13) if counts[m] == 4]
 
     def _dual_actions(self, seat: int) -> list[Action]:
         if self.o.dual_role_mode != "owner_one_way_to_junk":
@@ -345,6 +390,7 @@ class Round:
                 "shake": self._shake,
                 "bonus": self._bonus,
                 "dual_to_junk": self._dual_to_junk,
+                "chongtong": self._chongtong,
             },
             CHOOSE_HAND: {"take": self._take},
             CHOOSE_FLIP: {"take": self._take},
@@ -372,6 +418,7 @@ class Round:
         o = self.o
         seat = self.to_act
         c = self._hand_card(a.card)
+        self._check_forced(c)
         if IS_BONUS[c]:  # R-NO-BONUS-MATCH
             raise Rejection("bonus_not_allowed", f"{a.card} is a bonus card: it is played with a 'bonus' action and never matches")
         month = MONTH[c]
@@ -420,6 +467,7 @@ class Round:
         o = self.o
         seat = self.to_act
         month = a.month or 0
+        self._check_forced(None)
         if month not in self._bomb_months(seat):
             raise Rejection(
                 "bomb_not_allowed",
@@ -451,6 +499,7 @@ class Round:
     def _skip(self, a: Action) -> None:
         """R-BOMB-SKIP: a flip-only turn."""
         seat = self.to_act
+        self._check_forced(None)
         if self.credits[seat] <= 0:
             raise Rejection("no_skip_credit", f"seat {seat} holds no skip credit")
         if self.hands[seat] and all(IS_BONUS[c] for c in self.hands[seat]):
@@ -488,6 +537,7 @@ class Round:
         """R-BONUS-HAND: captured at once and replaced by the top stock card; the turn goes on."""
         seat = self.to_act
         c = self._hand_card(a.card)
+        self._check_forced(c)
         if not IS_BONUS[c]:
             raise Rejection("bonus_not_allowed", f"{a.card} is not a bonus card")
         self.hands[seat].remove(c)
@@ -495,14 +545,36 @@ class Round:
         self.captured[seat].sort()
         self.turn_bonus.append(c)
         replacement: tuple[int, ...] = ()
+        self.forced_card = None
         if self.stock:
             r = self.stock.pop()
             self.hands[seat].append(r)
             self.hands[seat].sort()
             replacement = (r,)
+            if self.o.bonus_replacement_use == "must_play_replacement":
+                self.forced_card = r
         if self.o.bonus_steal:
             self.pending_steals.append(("bonus", self.o.bonus_steal, tuple(self._others(seat))))
         self._emit("bonus", seat, (c,), ("R-BONUS-HAND",), source="hand", replacement=list(_ids(replacement)))
+
+    def _check_forced(self, card: int | None) -> None:
+        if self.forced_card is not None and card != self.forced_card:
+            raise Rejection(
+                "must_play_replacement",
+                f"the replacement {_CARDS[self.forced_card].id} must be this turn's hand card "
+                "(bonus_replacement_use = must_play_replacement)",
+            )
+
+    def _chongtong(self, a: Action) -> None:
+        """R-CHONGTONG (instant_win_or_continue): the holder shows the four and wins at once."""
+        seat = self.to_act
+        month = a.month or 0
+        if month not in self._chongtong_months(seat):
+            raise Rejection("chongtong_not_allowed", f"seat {seat} cannot declare a chongtong of month {month} now")
+        o = self.o
+        self._emit("chongtong", seat, [c for c in self.hands[seat] if MONTH[c] == month], ("R-CHONGTONG",), month=month)
+        points = fixed_points(o, o.chongtong_points)
+        self._end(settle_fixed("chongtong", seat, points, self.n, self.streak, o, ("R-CHONGTONG",), self.carry_extra))
 
     def _dual_to_junk(self, a: Action) -> None:
         """R-DUAL-ROLE (owner_one_way_to_junk): irrevocable."""
@@ -550,7 +622,7 @@ class Round:
         """R-GO-WHEN: Stop ends the round; the caller wins (R-SETTLE)."""
         seat = self.to_act
         self._emit("stop", seat, (), ("R-GO-WHEN",), base=self.score(seat).base)
-        self._end(settle_stop("stop", seat, self._seats(), self.streak, self.o))
+        self._end(settle_stop("stop", seat, self._seats(), self.streak, self.o, self.carry_extra))
 
     def _seats(self) -> list[Seat]:
         return [
@@ -569,6 +641,7 @@ class Round:
     # ------------------------------------------------------------------ turn machinery
 
     def _begin_turn_action(self) -> None:
+        self.forced_card = None
         self.table_at_start = [c for month in self.table for c in month]
 
     def _flip(self, ctx: _Turn) -> None:
@@ -629,6 +702,7 @@ class Round:
                 flip_used = True
                 ctx.captures.extend((ctx.hand, *ctx.pair, f))
                 self.table[ctx.month] = []
+                ctx.made_ttadak = True
                 self._emit("ttadak", actor, (ctx.hand, *ctx.pair, f), ("R-MATCH", "R-TTADAK"))
                 self._request("ttadak", o.ttadak_steal, actor)
             else:
@@ -721,6 +795,10 @@ class Round:
             self.captured[actor] = sorted(self.captured[actor] + taken)
             self._emit("capture", actor, sorted(taken), ("R-MATCH",))
         self._check_sweep(ctx)
+        first_turn = self.turns_taken[actor] == 0
+        self.turns_taken[actor] += 1
+        if first_turn:
+            self._first_turn_awards(ctx)
         if ctx.made_ppeok and self.ppeoks[actor] == 3 and o.three_ppeok_win != "off":
             # the instant win comes before the turn's steals (R-THREE-PPEOK)
             self.pending_steals, self.turn_bonus = [], []
@@ -728,7 +806,7 @@ class Round:
             self.turn_no += 1
             self._emit("three_ppeok", actor, (), ("R-THREE-PPEOK",))
             points = fixed_points(o, o.three_ppeok_win)
-            self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",)))
+            self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",), self.carry_extra))
             return
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last
         owed = [0] * self.n
@@ -750,6 +828,16 @@ class Round:
             self.to_act = actor
             return
         self._advance(actor)
+
+    def _first_turn_awards(self, ctx: _Turn) -> None:
+        """R-FIRST-TURN-AWARD: paid at once by each opponent, outside the score and every multiplier."""
+        o = self.o
+        for kind, setting, made in (("ppeok", o.first_ppeok_award, ctx.made_ppeok), ("ttadak", o.first_ttadak_award, ctx.made_ttadak)):
+            points = fixed_points(o, setting)
+            if made and points > 0:
+                for payer in self._others(ctx.actor):
+                    self.side_payments.append((payer, ctx.actor, points))
+                self._emit("award", ctx.actor, (), ("R-FIRST-TURN-AWARD",), reason=f"first_{kind}", points=points)
 
     def _check_sweep(self, ctx: _Turn) -> None:
         """R-SWEEP: checked on the table as it stands at the end of the turn."""
@@ -825,10 +913,10 @@ class Round:
         callers = [s for s in range(self.n) if self.gos[s] > 0]
         if callers and o.deck_exhausted_after_go == "last_go_caller_wins":
             winner = max(callers, key=lambda s: (self.last_go_turn[s] or 0, s))
-            self._end(settle_stop("last_go_caller_wins", winner, self._seats(), self.streak, o))
+            self._end(settle_stop("last_go_caller_wins", winner, self._seats(), self.streak, o, self.carry_extra))
             return
         clauses = ("R-NAGARI", "R-EXHAUST-AFTER-GO") if callers else ("R-NAGARI",)
-        self._end(settle_void("nagari", self.n, clauses))
+        self._end(settle_void("nagari", self.n, clauses, void_multiplier(self._seats(), o)))
 
     # ------------------------------------------------------------------ state
 

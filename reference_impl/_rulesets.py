@@ -36,6 +36,7 @@ class Options:
     chongtong_multipliers: str
     multiple_chongtong: str
     bonus_cards: tuple[int, ...]
+    bonus_replacement_use: str
     bonus_joins_ppeok: str
     bonus_steal: int
     must_match_if_possible: bool
@@ -51,6 +52,8 @@ class Options:
     final_turn_scope: str
     final_turn_exempt: frozenset[str]
     final_turn_ppeok: str
+    first_ppeok_award: int | str
+    first_ttadak_award: int | str
     three_ppeok_win: int | str
     steal_selection: str
     steal_multi_when_no_single: str
@@ -80,6 +83,7 @@ class Options:
     junk_threshold: int
     dual_role_cards: frozenset[str]
     dual_role_mode: str
+    extra_yaku: frozenset[str]
     go_threshold: int
     go_bonus: str
     go_multiplier: str
@@ -97,6 +101,7 @@ class Options:
     deck_exhausted_after_go: str
     nagari_carry_growth: str
     nagari_carry_cap: int | str
+    nagari_carry_prior_multipliers: bool
     match_rounds: int
     match_target_points: int | str
     nagari_counts_as_round: bool

@@ -34,7 +34,9 @@ class Breakdown:
     junk_units: int
     junk_cards: int
     junk_points: int
+    extra_points: int
     base: int
+    winner_bonus: int
     dual_as_junk: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -51,7 +53,9 @@ class Breakdown:
             "junk_units": self.junk_units,
             "junk_cards": self.junk_cards,
             "junk_points": self.junk_points,
+            "extra_points": self.extra_points,
             "base": self.base,
+            "winner_bonus": self.winner_bonus,
             "dual_as_junk": list(self.dual_as_junk),
         }
 
@@ -88,17 +92,20 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         bright_points = 0
     # R-SCORE-ANIMAL, R-SCORE-GODORI: the godori birds count only while they count as animals.
     animal_points = max(0, animals - o.animal_threshold + 1)
-    godori_points = o.godori_points if GODORI.issubset(i for i in pile if i not in as_junk) else 0
+    held = frozenset(pile)
+    godori_points = o.godori_points if held >= GODORI else 0
+    extra_points = winner_bonus = 0
+    if o.extra_yaku:  # R-EXTRA-YAKU
+        godori_points, extra_points, winner_bonus = _extra_yaku(held, frozenset(as_junk), o, godori_points)
     # R-SCORE-RIBBON, R-SCORE-DAN, R-DEC-RIBBON
     ribbon_points = max(0, ribbons - o.ribbon_threshold + 1)
-    held = frozenset(pile)
     dans = tuple(name for name, members in DAN_SETS.items() if members <= held)
     if o.dec_ribbon == "in_cho_set" and "cho" not in dans and len(CHO_WITH_DEC & held) >= 3:
         dans = (*dans, "cho")
     dan_points = o.dan_points * len(dans)
     # R-SCORE-JUNK
     junk_points = max(0, units - o.junk_threshold + 1)
-    base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points
+    base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points + extra_points
     return Breakdown(
         brights,
         bright_points,
@@ -112,9 +119,37 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         units,
         junk_cards,
         junk_points,
+        extra_points,
         base,
+        winner_bonus,
         tuple(deck().ids(sorted(as_junk))),
     )
+
+
+SWALLOW: Final = 45
+PHOENIX: Final = 40
+CUP: Final = 32
+ALL_RIBBONS: Final = frozenset({1, 5, 9, 13, 17, 21, 25, 33, 37, 46})
+THREE_SSANGPI_DOUBLES: Final = frozenset({41, 47})
+PALSSARI: Final = frozenset({12, 13, 14, 15, 24, 25, 26, 27})
+
+
+def _extra_yaku(held: frozenset[int], as_junk: frozenset[int], o: Options, birds: int) -> tuple[int, int, int]:
+    """R-EXTRA-YAKU: (bird category points, extra base points, winner-only points)."""
+    extras = o.extra_yaku
+    if "yukdori" in extras and held >= GODORI and SWALLOW in held:
+        birds = max(birds, 6)
+    if "six_birds" in extras and held >= GODORI and PHOENIX in held:
+        birds = max(birds, 6)
+    if "three_birds_phoenix" in extras and {4, 12, PHOENIX} <= held:
+        birds = max(birds, 4)
+    extra = 15 if "all_ten_ribbons" in extras and held >= ALL_RIBBONS else 0
+    bonus = 0
+    if "three_ssangpi" in extras and CUP in as_junk and held >= THREE_SSANGPI_DOUBLES:
+        bonus += 3
+    if "palssari" in extras and held >= PALSSARI:
+        bonus += 8
+    return birds, extra, bonus
 
 
 def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:

@@ -5,7 +5,7 @@ R-CHONGTONG, R-PC-GOAL, R-PC-SETS)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reference_impl._rulesets import Options
@@ -127,17 +127,42 @@ def fixed_points(o: Options, setting: int | str) -> int:
     return o.go_threshold if setting == "threshold" else int(setting)
 
 
-def settle_fixed(kind: str, winner: int, points: int, n: int, streak: int, o: Options, clauses: tuple[str, ...]) -> Settlement:
+def settle_fixed(
+    kind: str, winner: int, points: int, n: int, streak: int, o: Options, clauses: tuple[str, ...], extra: int = 1
+) -> Settlement:
     """An instant win paid `points` by each opponent (R-CHONGTONG, R-TABLE-FOUR, R-THREE-PPEOK)."""
-    carry = carry_factor(streak, o) if o.chongtong_multipliers == "nagari_carry_only" else 1
+    carry = carry_factor(streak, o) * extra if o.chongtong_multipliers == "nagari_carry_only" else 1
     each = points * carry
     payments = tuple((s, winner, each) for s in _others(winner, n))
     net = tuple(each * (n - 1) if s == winner else -each for s in range(n))
     return Settlement(kind, winner, net, payments, points=points, carry=carry, clauses=(*clauses, "R-NAGARI-CARRY"))
 
 
-def settle_void(kind: str, n: int, clauses: tuple[str, ...]) -> Settlement:
-    return Settlement(kind, None, (0,) * n, clauses=clauses)
+def settle_void(kind: str, n: int, clauses: tuple[str, ...], multiplier: int = 1) -> Settlement:
+    """A void round or a redeal; `multiplier` is what a nagari carries on under
+    nagari_carry_prior_multipliers (R-NAGARI-CARRY)."""
+    detail = (("void_multiplier", multiplier),) if kind == "nagari" else ()
+    return Settlement(kind, None, (0,) * n, detail=detail, clauses=clauses)
+
+
+def void_multiplier(seats: Sequence[Seat], o: Options) -> int:
+    """R-NAGARI-CARRY (nagari_carry_prior_multipliers): every player's shake and bomb factor and
+    Go multiplier earned in the void round, multiplied together; 1 when the option is off."""
+    if not o.nagari_carry_prior_multipliers:
+        return 1
+    factor = 1
+    for seat in range(len(seats)):
+        factor *= _own_shake_bomb_factor(seats[seat], o) * go_multiplier(seats[seat].gos, o)
+    return factor
+
+
+def with_side_payments(s: Settlement, side: Sequence[tuple[int, int, int]]) -> Settlement:
+    """Add the round's immediate payments (R-FIRST-TURN-AWARD) to its settlement."""
+    net = list(s.net)
+    for payer, payee, amount in side:
+        net[payer] -= amount
+        net[payee] += amount
+    return replace(s, net=tuple(net), payments=(*s.payments, *side), detail=(*s.detail, ("awards", [list(p) for p in side])))
 
 
 def _others(seat: int, n: int) -> list[int]:
@@ -147,12 +172,22 @@ def _others(seat: int, n: int) -> list[int]:
 def _shake_bomb_factor(winner: int, seats: Sequence[Seat], o: Options) -> int:
     """R-SHAKE-BOMB-MULT."""
     w = seats[winner]
+    if o.shake_beneficiary != "any_winner":
+        return _own_shake_bomb_factor(w, o)
+    factor = _own_shake_bomb_factor(w, o)
+    for s in seats:
+        if s is not w:
+            for f in s.shake_factors:
+                factor *= f
+    return factor
+
+
+def _own_shake_bomb_factor(s: Seat, o: Options) -> int:
     factor = 1
-    for s in seats if o.shake_beneficiary == "any_winner" else (w,):
-        for f in s.shake_factors:
-            factor *= f
-    for month, counts in w.bombs:
-        if counts and (month not in w.shaken or o.shake_then_bomb_stacks):
+    for f in s.shake_factors:
+        factor *= f
+    for month, counts in s.bombs:
+        if counts and (month not in s.shaken or o.shake_then_bomb_stacks):
             factor *= o.bomb_multiplier
     return factor
 
@@ -179,29 +214,29 @@ def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: O
     return baks
 
 
-def settle_stop(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options) -> Settlement:
+def settle_stop(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, extra: int = 1) -> Settlement:
     """R-SETTLE for a round won by a Stop (or by the last Go-caller when the stock ran out)."""
     best: Settlement | None = None
     w_seat = seats[winner]
     fixed = fixed_allocation(w_seat.pile, o, w_seat.moved_to_junk)
     w_allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(w_seat.pile, o)))
     for alloc in w_allocs:
-        candidate = _settle_with(kind, winner, seats, streak, o, breakdown(w_seat.pile, o, alloc))
+        candidate = _settle_with(kind, winner, seats, streak, o, breakdown(w_seat.pile, o, alloc), extra)
         if best is None or sum(p for _, _, p in candidate.payments) > sum(p for _, _, p in best.payments):
             best = candidate
     assert best is not None
     return best
 
 
-def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, win: Breakdown) -> Settlement:
+def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, win: Breakdown, extra: int) -> Settlement:
     n = len(seats)
     gos = seats[winner].gos
     gp = go_points(gos, o)
     gm = go_multiplier(gos, o)
     sbf = _shake_bomb_factor(winner, seats, o)
     meongtta = 2 if o.meong_mode in ("meongtta_7_global", "meongtta_and_meongbak") and win.animals >= 7 else 1
-    carry = carry_factor(streak, o)
-    points = (win.base + gp) * gm * sbf * meongtta * carry
+    carry = carry_factor(streak, o) * extra
+    points = (win.base + win.winner_bonus + gp) * gm * sbf * meongtta * carry
     lines: list[LoserLine] = []
     for seat in _others(winner, n):
         s = seats[seat]
