@@ -84,7 +84,6 @@ class Deal:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "players": self.players,
             "dealer": self.dealer,
             "hands": [list(h) for h in self.hands],
             "table": list(self.table),
@@ -92,6 +91,28 @@ class Deal:
         }
         if self.captured is not None:
             out["captured"] = [list(c) for c in self.captured]
+        if self.stacks:
+            out["stacks"] = [{"month": m, "owner": owner} for m, owner in sorted(self.stacks.items())]
+        if self.player_state is not None:
+            out["players"] = [
+                {
+                    "gos": p.gos,
+                    "go_base": p.go_base,
+                    "shaken_months": list(p.shaken_months),
+                    "bombs": list(p.bombs),
+                    "skip_credits": p.skip_credits,
+                    "ppeoks": p.ppeoks,
+                    "dual_junk": list(p.dual_junk),
+                }
+                | ({"first_go_turn": p.first_go_turn} if p.first_go_turn is not None else {})
+                for p in self.player_state
+            ]
+        if self.nagari_streak:
+            out["nagari_streak"] = self.nagari_streak
+        if self.turn:
+            out["turn"] = self.turn
+        if self.first_player is not None:
+            out["first_player"] = self.first_player
         return out
 
 
@@ -190,3 +211,53 @@ def complete_deal(
         captured=tuple(tuple(c) for c in captured) if captured is not None else None,
         **extra,
     )
+
+
+def deal_from_json(raw: Mapping[str, Any], options: Options, where: str = "deal") -> Deal:
+    """A Deal from its JSON form (protocol `new_game`, scenario files after completion); the
+    shape is schema-checked by the caller, the cards here (R-DEAL-SIZE does not apply)."""
+    players_raw = raw.get("players")
+    n = len(raw["hands"])
+    states = None
+    if isinstance(players_raw, list):
+        states = tuple(
+            PlayerState(
+                gos=p.get("gos", 0),
+                go_base=p.get("go_base", 0),
+                first_go_turn=p.get("first_go_turn"),
+                shaken_months=tuple(p.get("shaken_months", ())),
+                bombs=tuple(p.get("bombs", ())),
+                skip_credits=p.get("skip_credits", 0),
+                ppeoks=p.get("ppeoks", 0),
+                dual_junk=tuple(p.get("dual_junk", ())),
+            )
+            for p in players_raw
+        )
+        if len(states) != n:
+            raise InputError(f"{where}.players", f"expected {n} player states (one per hand), got {len(states)}")
+    captured = raw.get("captured")
+    d = Deal(
+        players=n,
+        dealer=int(raw.get("dealer", 0)),
+        hands=tuple(tuple(h) for h in raw["hands"]),
+        table=tuple(raw.get("table", ())),
+        stock=tuple(raw.get("stock", ())),
+        captured=tuple(tuple(c) for c in captured) if captured is not None else None,
+        stacks={int(s["month"]): s["owner"] for s in raw.get("stacks", ())},
+        player_state=states,
+        nagari_streak=int(raw.get("nagari_streak", 0)),
+        turn=int(raw.get("turn", 0)),
+        first_player=raw.get("first_player"),
+    )
+    check_deal(d, options, where)
+    return d
+
+
+def complete_deal_json(raw: Mapping[str, Any], options: Options) -> dict[str, Any]:
+    """The scenario completion rule: unlisted cards go to the bottom of the stock in canonical order."""
+    listed = {c for group in (*raw["hands"], raw.get("table", ()), raw.get("stock", ()), *(raw.get("captured") or ())) for c in group}
+    cards = deck().cards
+    rest = [cards[i].id for i in deck_indices(options) if cards[i].id not in listed]
+    out = {k: v for k, v in raw.items() if k != "complete"}
+    out["stock"] = [*raw.get("stock", ()), *rest]
+    return out

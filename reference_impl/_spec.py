@@ -38,10 +38,22 @@ def display_name(path: Path) -> str:
 def validate(located: Located, schema_name: str) -> None:
     """Validate against a shipped JSON Schema; the first error (by position) names file, line, path."""
     validator = jsonschema.Draft202012Validator(schema(schema_name))
-    errors = sorted(validator.iter_errors(located.data), key=lambda e: (located.line_of(list(e.absolute_path)), str(e.message)))
+    # the first error by position; at one position an unknown field explains more than a missing one
+    errors = sorted(
+        validator.iter_errors(located.data),
+        key=lambda e: (located.line_of(list(e.absolute_path)), e.validator != "additionalProperties", str(e.message)),
+    )
     if errors:
         err = errors[0]
-        raise InputError(located.where(list(err.absolute_path)), f"{err.message} (schema {schema_name})")
+        message = err.message
+        if err.validator == "pattern" and "double-junk" in str(err.validator_value):
+            message = (
+                f"{err.instance!r} is not a card id; expected mMM-bright, mMM-animal, mMM-ribbon, "
+                "mMM-double-junk, mMM-junk-1, mMM-junk-2 or bonus-N"
+            )
+        elif err.validator == "additionalProperties":
+            message = f"{message}; see spec/schemas/{schema_name}.schema.json for the allowed fields"
+        raise InputError(located.where(list(err.absolute_path)), f"{message} (schema {schema_name})")
 
 
 def load_spec_file(relative: str, schema_name: str) -> Located:

@@ -1,0 +1,187 @@
+"""Comparing expectations with what an engine reported. Card piles compare as multisets;
+presentation order is never normative. Only the fields an expectation names are compared."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reference_impl import deck
+
+Json = dict[str, Any]
+
+CARD_LIST_KEYS = frozenset({"cards", "bonus", "table", "hands", "captured", "dual_junk", "replacement", "dual_as_junk"})
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    where: str
+    path: str
+    expected: Any
+    actual: Any
+    note: str = ""
+
+    def text(self) -> str:
+        note = f" ({self.note})" if self.note else ""
+        return f"{self.where}: {self.path}{note}\n    expected: {_show(self.expected)}\n    actual:   {_show(self.actual)}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list) and value and all(isinstance(v, str) and v in deck().by_id for v in value):
+        return " ".join(sorted(value, key=lambda c: deck().by_id[c].index))
+    return repr(value)
+
+
+def cards_equal(expected: Sequence[str], actual: Any) -> bool:
+    return isinstance(actual, list) and Counter(expected) == Counter(actual)
+
+
+def partial(expected: Any, actual: Any, path: str, key: str = "") -> list[tuple[str, Any, Any]]:
+    """Differences between `expected` (a partial description) and `actual`: (path, expected, actual)."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [(path, expected, actual)]
+        out: list[tuple[str, Any, Any]] = []
+        for k, v in expected.items():
+            out += partial(v, actual.get(k, _MISSING), f"{path}.{k}", k)
+        return out
+    if isinstance(expected, list):
+        if key in CARD_LIST_KEYS and all(isinstance(v, str) for v in expected):
+            return [] if cards_equal(expected, actual) else [(path, expected, actual)]
+        if expected and all(isinstance(v, dict) and "seat" in v for v in expected) and isinstance(actual, list):
+            by_seat = {a.get("seat"): a for a in actual if isinstance(a, dict)}
+            out = []
+            for v in expected:
+                out += partial(v, by_seat.get(v["seat"], _MISSING), f"{path}[seat {v['seat']}]")
+            return out
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [(path, expected, actual)]
+        out = []
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            out += partial(e, a, f"{path}[{i}]", key)
+        return out
+    return [] if (expected == actual and type(expected) is type(actual)) or _num_eq(expected, actual) else [(path, expected, actual)]
+
+
+def _num_eq(a: Any, b: Any) -> bool:
+    return isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool) and a == b
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()
+
+
+def event_matches(expected: Json, actual: Json) -> bool:
+    return not partial(expected, actual, "")
+
+
+def check_events(spec: Json, events: list[Json], where: str) -> list[Mismatch]:
+    out: list[Mismatch] = []
+    kinds = [e.get("kind") for e in events]
+    if "exact" in spec:
+        exp = spec["exact"]
+        ok = len(exp) == len(events) and all(event_matches(e, a) for e, a in zip(exp, events, strict=False))
+        if not ok:
+            out.append(Mismatch(where, "events.exact", exp, events))
+    for e in spec.get("contains", ()):
+        if not any(event_matches(e, a) for a in events):
+            out.append(Mismatch(where, "events.contains", e, events, "no reported event matches"))
+    if "in_order" in spec:
+        pos = 0
+        for e in spec["in_order"]:
+            while pos < len(events) and not event_matches(e, events[pos]):
+                pos += 1
+            if pos == len(events):
+                out.append(Mismatch(where, "events.in_order", spec["in_order"], events, f"{e} not found in order"))
+                break
+            pos += 1
+    for kind in spec.get("absent", ()):
+        if kind in kinds:
+            out.append(Mismatch(where, "events.absent", f"no {kind!r} event", events))
+    return out
+
+
+def _action_key(a: Json) -> tuple[Any, ...]:
+    return (a.get("type"), a.get("player"), a.get("card"), a.get("take"), a.get("month"), bool(a.get("shake", False)))
+
+
+def check_legal(spec: Json, legal: Json, where: str) -> list[Mismatch]:
+    actual = legal.get("actions", [])
+    keys = Counter(_action_key(a) for a in actual if isinstance(a, dict))
+    out: list[Mismatch] = []
+    if "exact" in spec and Counter(_action_key(a) for a in spec["exact"]) != keys:
+        out.append(Mismatch(where, "legal.exact", spec["exact"], actual, "as a set of actions"))
+    for a in spec.get("contains", ()):
+        if _action_key(a) not in keys:
+            out.append(Mismatch(where, "legal.contains", a, actual))
+    for a in spec.get("absent", ()):
+        if _action_key(a) in keys:
+            out.append(Mismatch(where, "legal.absent", a, actual, "listed as legal"))
+    return out
+
+
+def check_expectation(
+    spec: Json, events: list[Json], state: Json, where: str, legal: Callable[[], Json], score: Callable[[], Json]
+) -> list[Mismatch]:
+    """Every part of an expectation against the reply's events and state (and, when the
+    expectation asks for them, the engine's legal actions and scores)."""
+    out: list[Mismatch] = []
+    if "events" in spec:
+        out += check_events(spec["events"], events, where)
+    for key in ("hands", "captured"):
+        if key in spec:
+            actual = state.get(key, [])
+            for seat, cards in enumerate(spec[key]):
+                if cards is None:
+                    continue
+                got = actual[seat] if isinstance(actual, list) and seat < len(actual) else _MISSING
+                if not cards_equal(cards, got):
+                    out.append(Mismatch(where, f"{key}[{seat}]", cards, got))
+    if "table" in spec and not cards_equal(spec["table"], state.get("table")):
+        out.append(Mismatch(where, "table", spec["table"], state.get("table")))
+    if "stacks" in spec:
+        out += [Mismatch(where, p, e, a) for p, e, a in _stacks(spec["stacks"], state.get("stacks"))]
+    if "stock_count" in spec and spec["stock_count"] != len(state.get("stock", [])):
+        out.append(Mismatch(where, "stock_count", spec["stock_count"], len(state.get("stock", []))))
+    if "players" in spec:
+        for seat, exp in enumerate(spec["players"]):
+            if exp is not None:
+                got = (state.get("players") or [])[seat] if seat < len(state.get("players") or []) else _MISSING
+                out += [Mismatch(where, p, e, a) for p, e, a in partial(exp, got, f"players[{seat}]")]
+    if "over" in spec and spec["over"] != (state.get("decision") == "none"):
+        out.append(Mismatch(where, "over", spec["over"], state.get("decision") == "none"))
+    if "decision" in spec or "legal" in spec:
+        lg = legal()
+        if "decision" in spec:
+            got = {"kind": lg.get("decision"), "player": lg.get("player")}
+            out += [Mismatch(where, p, e, a) for p, e, a in partial(spec["decision"], got, "decision")]
+        if "legal" in spec:
+            out += check_legal(spec["legal"], lg, where)
+    if "scores" in spec or "settlement" in spec:
+        sc = score()
+        for seat, exp in enumerate(spec.get("scores", ())):
+            if exp is not None:
+                scores = sc.get("scores") or []
+                got = scores[seat] if seat < len(scores) else _MISSING
+                out += [Mismatch(where, p, e, a) for p, e, a in partial(exp, got, f"scores[{seat}]")]
+        if "settlement" in spec:
+            out += [Mismatch(where, p, e, a) for p, e, a in partial(spec["settlement"], sc.get("settlement"), "settlement")]
+    return out
+
+
+def _stacks(expected: list[Json], actual: Any) -> list[tuple[str, Any, Any]]:
+    if not isinstance(actual, list):
+        return [("stacks", expected, actual)]
+    by_month = {s.get("month"): s for s in actual if isinstance(s, dict)}
+    out: list[tuple[str, Any, Any]] = []
+    if {s["month"] for s in expected} != set(by_month):
+        out.append(("stacks (months)", sorted(s["month"] for s in expected), sorted(by_month)))
+    for s in expected:
+        out += partial(s, by_month.get(s["month"], _MISSING), f"stacks[month {s['month']}]")
+    return out

@@ -1,0 +1,178 @@
+"""The scenario format: loading and validating `scenarios/**/*.yaml` into frozen value objects.
+
+Errors name the file, the line and the field (`scenarios/capture/jjok.yaml:14 at
+scenarios[0].deal.hands[1][0]: ...`). The deal completion rule (every unlisted card goes to the
+bottom of the stock in canonical index order) is applied here, so engines always get full deals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reference_impl import InputError, load_ruleset
+from reference_impl._deal import complete_deal_json, deal_from_json
+from reference_impl._spec import validate
+from reference_impl._yamlio import Located, load_yaml
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    index: int
+    act: Json
+    expect: Json | None
+    reject: str | None
+    where: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """One scenario, with its deal already completed and its ruleset resolved."""
+
+    id: str
+    title: str
+    file: str
+    line: int
+    area: str
+    clauses: tuple[str, ...]
+    polarity: str
+    ambiguities: tuple[str, ...]
+    ruleset: str
+    options: Json
+    resolved_options: Json
+    requires: tuple[str, ...]
+    tags: tuple[str, ...]
+    deal: Json
+    after_deal: Json | None
+    steps: tuple[Step, ...]
+    final: Json | None
+    generated: bool
+
+    def ruleset_json(self) -> Json:
+        return {"id": self.ruleset, "options": self.resolved_options}
+
+
+_PATH = re.compile(r"\.?([A-Za-z_]+)|\[(\d+)\]")
+
+
+def _path_of(where: str) -> list[str | int]:
+    """'deal.hands[1][0]' -> ['deal', 'hands', 1, 0] (paths in engine InputErrors)."""
+    return [int(i) if i else name for name, i in _PATH.findall(where)]
+
+
+def load_file(path: Path, root: Path) -> list[Scenario]:
+    display = path.relative_to(root.parent).as_posix() if path.is_relative_to(root.parent) else str(path)
+    located = load_yaml(path, display)
+    validate(located, "scenario")
+    area = path.relative_to(root).parts[0] if path.is_relative_to(root) and len(path.relative_to(root).parts) > 1 else "misc"
+    generated = "generated" in located.data
+    return [_scenario(located, i, raw, area, generated) for i, raw in enumerate(located.data["scenarios"])]
+
+
+def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -> Scenario:
+    base: list[str | int] = ["scenarios", i]
+    try:
+        rs = load_ruleset(raw["ruleset"])
+    except InputError as exc:
+        raise InputError(located.where([*base, "ruleset"]), exc.detail) from None
+    options = raw.get("options", {})
+    try:
+        rs = rs.with_overrides(options, "options")
+    except InputError as exc:
+        raise InputError(located.where([*base, *_path_of(exc.where)]), exc.detail) from None
+    deal_raw = raw["deal"]
+    deal = complete_deal_json(deal_raw, rs.options) if deal_raw.get("complete", True) else dict(deal_raw)
+    try:
+        deal_from_json(deal, rs.options)
+    except InputError as exc:
+        raise InputError(located.where([*base, *_path_of(exc.where)]), exc.detail) from None
+    steps = tuple(
+        Step(k, s["act"], s.get("expect"), s.get("reject"), located.where([*base, "steps", k])) for k, s in enumerate(raw.get("steps", ()))
+    )
+    return Scenario(
+        id=raw["id"],
+        title=raw["title"],
+        file=located.path,
+        line=located.line_of(base),
+        area=area,
+        clauses=tuple(raw["clauses"]),
+        polarity=raw.get("polarity", "positive"),
+        ambiguities=tuple(raw.get("ambiguities", ())),
+        ruleset=rs.id,
+        options=dict(options),
+        resolved_options=rs.options.as_json(),
+        requires=tuple(raw.get("requires", ())),
+        tags=tuple(raw.get("tags", ())),
+        deal=deal,
+        after_deal=raw.get("after_deal"),
+        steps=steps,
+        final=raw.get("final"),
+        generated=generated,
+    )
+
+
+def default_root() -> Path:
+    """The corpus shipped with the repository (`scenarios/` beside the packages)."""
+    return Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -> list[Scenario]:
+    """Every scenario under `root`, sorted by file then position; ids must be unique and unretired."""
+    root = root or default_root()
+    paths = sorted(files) if files is not None else sorted(p for p in root.rglob("*.yaml") if p.name != "retired.yaml")
+    out: list[Scenario] = []
+    seen: dict[str, str] = {}
+    retired = _retired(root)
+    for path in paths:
+        for sc in load_file(path, root):
+            where = f"{sc.file}:{sc.line}"
+            if sc.id in seen:
+                raise InputError(where, f"duplicate scenario id {sc.id!r} (first used at {seen[sc.id]})")
+            if sc.id in retired:
+                raise InputError(where, f"scenario id {sc.id!r} is retired (scenarios/retired.yaml) and may not be reused")
+            seen[sc.id] = where
+            out.append(sc)
+    return out
+
+
+def _retired(root: Path) -> set[str]:
+    path = root / "retired.yaml"
+    if not path.exists():
+        return set()
+    located = load_yaml(path, "scenarios/retired.yaml")
+    data = located.data or {}
+    ids = data.get("retired", []) if isinstance(data, dict) else None
+    if not isinstance(ids, list) or not all(isinstance(x, dict) and isinstance(x.get("id"), str) for x in ids):
+        raise InputError(located.where(["retired"]), "expected a list of {id: ..., reason: ...} entries")
+    return {x["id"] for x in ids}
+
+
+def select(
+    scenarios: Sequence[Scenario],
+    *,
+    ids: Sequence[str] = (),
+    rulesets: Sequence[str] = (),
+    areas: Sequence[str] = (),
+    clauses: Sequence[str] = (),
+    tags: Sequence[str] = (),
+) -> list[Scenario]:
+    """Filter by id, ruleset, area, clause and tag (each filter: any of its values)."""
+    out = []
+    for sc in scenarios:
+        if ids and sc.id not in ids:
+            continue
+        if rulesets and sc.ruleset not in rulesets:
+            continue
+        if areas and sc.area not in areas:
+            continue
+        if clauses and not set(clauses) & set(sc.clauses):
+            continue
+        if tags and not set(tags) & set(sc.tags):
+            continue
+        out.append(sc)
+    return out

@@ -1,0 +1,19 @@
+"""The scenario corpus is the primary test of the rules: each scenario is one test, named by its id."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import ReferenceEngine, load_corpus, run_scenario
+
+CORPUS = load_corpus()
+
+
+def test_corpus_is_not_empty() -> None:
+    assert CORPUS
+
+
+@pytest.mark.parametrize("scenario", CORPUS, ids=[sc.id for sc in CORPUS])
+def test_scenario_passes_on_the_reference_engine(scenario) -> None:
+    result = run_scenario(ReferenceEngine(), scenario)
+    assert result.outcome == "PASS", result.text()

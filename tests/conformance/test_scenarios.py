@@ -1,0 +1,102 @@
+"""Loading scenario files: every user error names file, line and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance import ReferenceEngine, load_corpus, run_scenario
+from reference_impl import InputError
+
+GOOD = """\
+schema_version: 1
+scenarios:
+  - id: demo-one
+    title: "demo"
+    clauses: [R-JJOK]
+    ruleset: matgo-2p
+    deal:
+      hands: [[m09-junk-1, m01-bright], [m02-junk-1]]
+      table: [m03-junk-1]
+      stock: [m09-junk-2]
+    steps:
+      - act: {type: play, player: 0, card: m09-junk-1}
+        expect:
+          captured: [[m09-junk-1, m09-junk-2], []]
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "area/a.yaml") -> Path:
+    path = tmp_path / "scenarios" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return tmp_path / "scenarios"
+
+
+def test_good_file_loads_and_completes_the_deal(tmp_path: Path) -> None:
+    [sc] = load_corpus(write(tmp_path, GOOD))
+    assert sc.area == "area"
+    assert len(sc.deal["stock"]) == 48 - 4
+    assert sc.deal["stock"][0] == "m09-junk-2"
+    assert run_scenario(ReferenceEngine(), sc).outcome == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("m01-bright]", "m01-brigt]"), r"scenarios/area/a\.yaml:8 at scenarios\[0\]\.deal\.hands\[0\]\[1\]: 'm01-brigt' is not a card id"),
+        (("ruleset: matgo-2p", "ruleset: matgo-3p"), r"a\.yaml:6 at scenarios\[0\]\.ruleset: unknown ruleset 'matgo-3p'"),
+        (
+            ("stock: [m09-junk-2]", "stock: [m09-junk-2, m01-bright]"),
+            r"a\.yaml:10 at scenarios\[0\]\.deal\.stock\[1\]: card 'm01-bright' appears twice",
+        ),
+        (
+            ("    deal:", "    options: {jjok_steal: 7}\n    deal:"),
+            r"a\.yaml:7 at scenarios\[0\]\.options\.jjok_steal: expected an integer from 0 to 5, got 7",
+        ),
+        (('title: "demo"', 'titel: "demo"'), r"a\.yaml:3 at scenarios\[0\]: .*'titel' was unexpected"),
+        (("  - id: demo-one", "  - id: Demo_One"), r"a\.yaml:3 at scenarios\[0\]\.id: 'Demo_One' does not match"),
+    ],
+)
+def test_errors_name_file_line_and_field(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    root = write(tmp_path, GOOD.replace(*change))
+    with pytest.raises(InputError, match=message):
+        load_corpus(root)
+
+
+def test_duplicate_ids_across_files(tmp_path: Path) -> None:
+    write(tmp_path, GOOD, "a/one.yaml")
+    root = write(tmp_path, GOOD, "b/two.yaml")
+    with pytest.raises(InputError, match=r"two\.yaml:3: duplicate scenario id 'demo-one' \(first used at .*one\.yaml:3\)"):
+        load_corpus(root)
+
+
+def test_retired_ids_cannot_be_reused(tmp_path: Path) -> None:
+    root = write(tmp_path, GOOD)
+    (root / "retired.yaml").write_text("retired:\n  - {id: demo-one, reason: replaced}\n", encoding="utf-8")
+    with pytest.raises(InputError, match="is retired"):
+        load_corpus(root)
+
+
+def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
+    root = write(tmp_path, GOOD.replace("    deal:", "    deal: [oops"))
+    with pytest.raises(InputError, match=r"a\.yaml:\d+: invalid YAML"):
+        load_corpus(root)
+
+
+def test_a_wrong_expectation_fails_with_the_step_and_both_values(tmp_path: Path) -> None:
+    [sc] = load_corpus(write(tmp_path, GOOD.replace("[[m09-junk-1, m09-junk-2], []]", "[[m09-junk-1], []]")))
+    result = run_scenario(ReferenceEngine(), sc)
+    assert result.outcome == "FAIL"
+    text = result.text()
+    assert "step 1 (P0 play card=m09-junk-1): captured[0]" in text
+    assert "expected: m09-junk-1" in text and "actual:   m09-junk-1 m09-junk-2" in text
+
+
+def test_expected_rejection_that_is_accepted_fails(tmp_path: Path) -> None:
+    text = GOOD.replace("        expect:\n          captured: [[m09-junk-1, m09-junk-2], []]\n", "        reject: card_not_in_hand\n")
+    [sc] = load_corpus(write(tmp_path, text))
+    result = run_scenario(ReferenceEngine(), sc)
+    assert result.outcome == "FAIL"
+    assert "expected a rejection" in result.text()
