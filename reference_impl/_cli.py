@@ -17,7 +17,8 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gostop-reference", description="The Go-Stop reference engine.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--stdio", action="store_true", help="serve the engine protocol (spec/protocol/) on stdin/stdout")
+    sub = p.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a seeded match with random players and print every turn")
     play.add_argument("--ruleset", default="standard-3p", help="ruleset id (see `gostop-reference rulesets`)")
     play.add_argument("--seed", type=int, default=1, help="match seed (deals and the random players)")
@@ -31,7 +32,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.stdio:
+        from reference_impl._server import serve
+
+        return serve()
+    if args.command is None:
+        parser.error("a command (play, check, rulesets) or --stdio is required")
     try:
         if args.command == "rulesets":
             for rid in ruleset_ids():

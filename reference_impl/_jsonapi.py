@@ -1,0 +1,86 @@
+"""The reference engine behind the JSON vocabulary of the protocol (spec/protocol/): the same
+objects whether it is driven in process by the harness or over stdio by `gostop-reference --stdio`."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from reference_impl._deal import deal_from_json
+from reference_impl._events import Action, Rejection
+from reference_impl._round import Round
+from reference_impl._rulesets import load_ruleset, option_registry, ruleset_ids
+from reference_impl._yamlio import InputError
+
+Json = dict[str, Any]
+PROTOCOL_VERSION = "1"
+
+
+def engine_version() -> str:
+    try:
+        return version("gostop-conformance")
+    except PackageNotFoundError:  # running from a source tree without installation
+        return "0+unknown"
+
+
+class JsonEngine:
+    """One game at a time; every method takes and returns JSON-ready objects."""
+
+    def __init__(self) -> None:
+        self.round: Round | None = None
+
+    def hello(self) -> Json:
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "engine": {"name": "gostop-reference", "version": engine_version(), "language": "python"},
+            "rulesets": ruleset_ids(),
+            "options": {key: "all" for key in option_registry()},
+            "features": ["rule_trace"],
+        }
+
+    def new_game(self, ruleset: Json, deal: Json) -> Json:
+        """Start a round; an unknown ruleset, option value or bad deal is an `unsupported` or
+        `bad_deal` error naming the field."""
+        try:
+            rs = load_ruleset(ruleset["id"])
+            resolved = rs.options.as_json()
+            overrides = {k: v for k, v in ruleset.get("options", {}).items() if resolved.get(k) != v}
+            rs = rs.with_overrides(overrides, "ruleset.options")
+        except InputError as exc:
+            return {"error": {"code": "unsupported", "message": str(exc)}}
+        try:
+            self.round = Round(rs, deal_from_json(deal, rs.options))
+        except InputError as exc:
+            self.round = None
+            return {"error": {"code": "bad_deal", "message": str(exc)}}
+        return {"events": [e.to_json() for e in self.round.deal_events], "state": self.round.snapshot()}
+
+    def legal(self) -> Json:
+        rnd = self.round
+        if rnd is None:
+            return {"error": {"code": "no_game", "message": "no game in progress: send new_game first"}}
+        return {
+            "player": None if rnd.over else rnd.to_act,
+            "decision": rnd.decision,
+            "actions": [a.to_json() for a in rnd.legal_actions()],
+        }
+
+    def act(self, action: Json) -> Json:
+        rnd = self.round
+        if rnd is None:
+            return {"error": {"code": "no_game", "message": "no game in progress: send new_game first"}}
+        try:
+            events = rnd.apply(Action.from_json(action))
+        except Rejection as rej:
+            return {"error": rej.to_json()}
+        return {"events": [e.to_json() for e in events], "state": rnd.snapshot()}
+
+    def score(self) -> Json:
+        rnd = self.round
+        if rnd is None:
+            return {"error": {"code": "no_game", "message": "no game in progress: send new_game first"}}
+        scores = [rnd.score(seat).to_json() for seat in range(rnd.n)]
+        return {"scores": scores, "settlement": rnd.settlement.to_json() if rnd.settlement else None}
+
+    def close(self) -> None:
+        self.round = None

@@ -1,0 +1,90 @@
+"""`gostop-reference --stdio`: the reference engine as a protocol server (spec/protocol/).
+
+One JSON object per line in, one per line out, each reply echoing the request's `seq`. A line
+that is not a valid request gets an error reply (`bad_request`, with the JSON path and what was
+expected) and the server keeps serving; `bye` or the end of input stops it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from typing import IO, Any
+
+import jsonschema
+
+from reference_impl._jsonapi import JsonEngine
+from reference_impl._spec import spec_dir
+from reference_impl._yamlio import format_path
+
+Json = dict[str, Any]
+
+
+_BRANCH = {"hello": 0, "new_game": 1, "legal": 2, "score": 2, "bye": 2, "act": 3}
+
+
+@cache
+def _branch_validator(index: int) -> jsonschema.Draft202012Validator:
+    schema = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
+    branch = schema["$defs"]["request"]["oneOf"][index]
+    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], **branch})
+
+
+def check_request(message: Any) -> str | None:
+    """None when `message` is a valid request, else what is wrong with it (JSON path and expectation)."""
+    if not isinstance(message, dict):
+        return f"a request must be a JSON object, got {type(message).__name__}"
+    cmd = message.get("cmd")
+    if cmd not in _BRANCH:
+        return f"cmd: expected one of {', '.join(_BRANCH)}, got {cmd!r}"
+    errors = list(_branch_validator(_BRANCH[cmd]).iter_errors(message))
+    if not errors:
+        return None
+    err = jsonschema.exceptions.best_match(errors)
+    return f"{format_path(list(err.absolute_path)) or '(message)'}: {err.message}"
+
+
+def handle(engine: JsonEngine, message: Any) -> tuple[Json, bool]:
+    """The reply to one parsed message, and whether to stop serving."""
+    seq = message.get("seq") if isinstance(message, dict) else None
+    problem = check_request(message)
+    if problem is not None:
+        return {"seq": seq if isinstance(seq, int) else None, "error": {"code": "bad_request", "message": problem}}, False
+    cmd = message["cmd"]
+    if cmd == "hello":
+        reply = engine.hello()
+    elif cmd == "new_game":
+        reply = engine.new_game(message["ruleset"], message["deal"])
+    elif cmd == "legal":
+        reply = engine.legal()
+    elif cmd == "act":
+        reply = engine.act(message["action"])
+    elif cmd == "score":
+        reply = engine.score()
+    else:
+        return {"seq": seq}, True
+    return {"seq": seq, **reply}, False
+
+
+def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    engine = JsonEngine()
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError as exc:
+            reply: Json = {"seq": None, "error": {"code": "bad_request", "message": f"invalid JSON at column {exc.colno}: {exc.msg}"}}
+            stop = False
+        else:
+            try:
+                reply, stop = handle(engine, message)
+            except Exception as exc:  # an engine bug must not kill the server: report it
+                seq = message.get("seq") if isinstance(message, dict) else None
+                reply, stop = {"seq": seq, "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}, False
+        stdout.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if stop:
+            break
+    return 0
