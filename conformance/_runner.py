@@ -15,6 +15,13 @@ Json = dict[str, Any]
 PASS = "PASS"
 FAIL = "FAIL"
 ERROR = "ERROR"
+CRASH = "CRASH"
+TIMEOUT = "TIMEOUT"
+PROTOCOL = "PROTOCOL"
+UNSUPPORTED = "UNSUPPORTED"
+OUTCOME_OF_ERROR = {"crash": CRASH, "timeout": TIMEOUT, "protocol": PROTOCOL, "error": ERROR}
+#: outcomes after which the engine process is restarted before the next scenario
+RESTART_AFTER = frozenset({CRASH, TIMEOUT, PROTOCOL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +98,30 @@ def run_scenario(engine: Engine, sc: Scenario) -> Result:
         if sc.final:
             mismatches += check_expectation(sc.final, [], state, f"{sc.id} at the end", legal, score)
     except EngineError as exc:
-        return Result(sc.id, ERROR, tuple(mismatches), f"{exc.kind}: {exc.message}", steps_run, tuple(transcript))
+        return Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, ERROR), tuple(mismatches), exc.message, steps_run, tuple(transcript))
     return Result(sc.id, FAIL if mismatches else PASS, tuple(mismatches), None, steps_run, tuple(transcript))
+
+
+def unsupported_reason(sc: Scenario, hello: Json) -> str | None:
+    """Why an engine cannot run `sc`, from what its hello declared; None if it can. A declared
+    ruleset covers its own option values; overridden options need the values declared."""
+    rulesets = set(hello.get("rulesets") or ())
+    options = hello.get("options") or {}
+    features = set(hello.get("features") or ())
+    missing = [f for f in sc.requires if f not in features]
+    if missing:
+        return f"requires {', '.join(missing)}"
+    if sc.ruleset in rulesets:
+        to_check = {k: sc.resolved_options[k] for k in sc.options}
+    elif options:
+        to_check = dict(sc.resolved_options)
+    else:
+        return f"ruleset {sc.ruleset} is not declared"
+    for key, value in to_check.items():
+        support = options.get(key)
+        if not (support == "all" or (isinstance(support, list) and value in support)):
+            return f"option {key} = {value!r} is not declared"
+    return None
 
 
 def _action_text(a: Json) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reference_impl import InputError, load_ruleset
-from reference_impl._deal import complete_deal_json, deal_from_json
+from reference_impl._deal import complete_deal_json, deal_from_json, normalized_deal_json
 from reference_impl._spec import validate
 from reference_impl._yamlio import Located, load_yaml
 
@@ -86,7 +86,7 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
     except InputError as exc:
         raise InputError(located.where([*base, *_path_of(exc.where)]), exc.detail) from None
     deal_raw = raw["deal"]
-    deal = complete_deal_json(deal_raw, rs.options) if deal_raw.get("complete", True) else dict(deal_raw)
+    deal = complete_deal_json(deal_raw, rs.options) if deal_raw.get("complete", True) else normalized_deal_json(deal_raw)
     try:
         deal_from_json(deal, rs.options)
     except InputError as exc:

@@ -258,6 +258,15 @@ def complete_deal_json(raw: Mapping[str, Any], options: Options) -> dict[str, An
     listed = {c for group in (*raw["hands"], raw.get("table", ()), raw.get("stock", ()), *(raw.get("captured") or ())) for c in group}
     cards = deck().cards
     rest = [cards[i].id for i in deck_indices(options) if cards[i].id not in listed]
+    out = normalized_deal_json(raw)
+    out["stock"] = [*out["stock"], *rest]
+    return out
+
+
+def normalized_deal_json(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The deal as sent to engines: `dealer`, `table` and `stock` always present, no `complete`."""
     out = {k: v for k, v in raw.items() if k != "complete"}
-    out["stock"] = [*raw.get("stock", ()), *rest]
+    out.setdefault("dealer", 0)
+    out.setdefault("table", [])
+    out.setdefault("stock", [])
     return out

@@ -1,0 +1,278 @@
+"""The stdio client: any engine, in any language, driven through the JSON Lines protocol.
+
+The harness must never be brought down by the engine it tests: every reply is awaited with a
+timeout, read by a thread with a line-length limit, decoded, parsed, checked for its `seq` and
+validated against spec/protocol/; stderr is drained continuously into a bounded buffer. Every
+failure becomes an `EngineError` of kind `crash`, `timeout`, `protocol` or `error`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from functools import cache
+from typing import IO, Any, Final
+
+import jsonschema
+
+from conformance._engine import EngineError
+from reference_impl._spec import spec_dir
+from reference_impl._yamlio import format_path
+
+Json = dict[str, Any]
+
+_EOF: Final = object()
+_OVERSIZE: Final = object()
+CHUNK: Final = 1 << 16
+
+
+@cache
+def reply_validator(cmd: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/reply_{cmd}"})
+
+
+def _read_lines(stream: IO[bytes], out: queue.Queue[object], max_line: int) -> None:
+    """Split stdout into lines; a line longer than `max_line` becomes one _OVERSIZE marker."""
+    buf = bytearray()
+    oversize = False
+    while True:
+        try:
+            chunk = os.read(stream.fileno(), CHUNK)
+        except (OSError, ValueError):
+            chunk = b""
+        if not chunk:
+            if buf and not oversize:
+                out.put(bytes(buf))
+            out.put(_EOF)
+            return
+        buf += chunk
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                if len(buf) > max_line:
+                    if not oversize:
+                        out.put(_OVERSIZE)
+                    oversize = True
+                    buf.clear()
+                break
+            line = bytes(buf[:nl])
+            del buf[: nl + 1]
+            if oversize or len(line) > max_line:
+                if not oversize:
+                    out.put(_OVERSIZE)
+                oversize = False
+                continue
+            out.put(line)
+
+
+class _Stderr:
+    """Keeps the first and the last part of an engine's stderr, however much it prints."""
+
+    def __init__(self, limit: int) -> None:
+        self.head = bytearray()
+        self.tail: deque[bytes] = deque()
+        self.tail_size = 0
+        self.dropped = 0
+        self.limit = limit
+        self.lock = threading.Lock()
+
+    def drain(self, stream: IO[bytes]) -> None:
+        while True:
+            try:
+                chunk = os.read(stream.fileno(), CHUNK)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            with self.lock:
+                room = self.limit // 2 - len(self.head)
+                if room > 0:
+                    self.head += chunk[:room]
+                    chunk = chunk[room:]
+                if chunk:
+                    self.tail.append(chunk)
+                    self.tail_size += len(chunk)
+                    while self.tail_size > self.limit // 2 and len(self.tail) > 1:
+                        gone = self.tail.popleft()
+                        self.tail_size -= len(gone)
+                        self.dropped += len(gone)
+
+    def text(self) -> str:
+        with self.lock:
+            middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
+            return bytes(self.head).decode("utf-8", "replace") + middle + b"".join(self.tail).decode("utf-8", "replace")
+
+
+class StdioEngine:
+    """An engine process speaking the protocol on stdin/stdout. Never run through a shell."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        startup_timeout: float = 20.0,
+        message_timeout: float = 10.0,
+        max_line: int = 8 << 20,
+        stderr_limit: int = 1 << 20,
+    ) -> None:
+        if not argv:
+            raise ValueError("empty engine command")
+        self.argv = list(argv)
+        self.startup_timeout = startup_timeout
+        self.message_timeout = message_timeout
+        self.max_line = max_line
+        self.stderr_limit = stderr_limit
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.lines: queue.Queue[object] = queue.Queue()
+        self.stderr = _Stderr(stderr_limit)
+        self.seq = 0
+        self.transcript: list[tuple[str, str]] = []
+        self.hello_reply: Json | None = None
+        self.starts = 0
+
+    # -------------------------------------------------------------- process
+
+    def start(self) -> Json:
+        """Start the process and shake hands; the hello reply says what the engine supports."""
+        self.close()
+        self.lines = queue.Queue()
+        self.stderr = _Stderr(self.stderr_limit)
+        self.transcript = []
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        except OSError as exc:
+            raise EngineError("crash", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
+        self.starts += 1
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        threading.Thread(target=_read_lines, args=(self.proc.stdout, self.lines, self.max_line), daemon=True).start()
+        threading.Thread(target=self.stderr.drain, args=(self.proc.stderr,), daemon=True).start()
+        self.hello_reply = self._request("hello", {"protocol": "1", "suite_version": _suite_version()}, self.startup_timeout)
+        return self.hello_reply
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def close(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        self.proc = None
+        if proc.poll() is None:
+            try:
+                assert proc.stdin is not None
+                self.seq += 1
+                proc.stdin.write((json.dumps({"seq": self.seq, "cmd": "bye"}) + "\n").encode())
+                proc.stdin.flush()
+                proc.stdin.close()
+                proc.wait(timeout=1.0)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=2.0)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    # -------------------------------------------------------------- requests
+
+    def _request(self, cmd: str, payload: Json, timeout: float | None = None) -> Json:
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            code = proc.returncode if proc is not None else None
+            raise EngineError("crash", f"the engine is not running (exit code {code})")
+        self.seq += 1
+        seq = self.seq
+        line = json.dumps({"seq": seq, "cmd": cmd, **payload}, ensure_ascii=False, separators=(",", ":"))
+        self.transcript.append((">", line))
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write((line + "\n").encode("utf-8"))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self._exit_code()})") from None
+        limit = self.message_timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        try:
+            item = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise EngineError("timeout", f"no reply to {cmd} (seq {seq}) within {limit:g}s") from None
+        if item is _EOF:
+            raise EngineError("crash", f"the engine exited while answering {cmd} (exit code {self._exit_code()})")
+        if item is _OVERSIZE:
+            self.transcript.append(("<", f"[a line longer than {self.max_line} bytes]"))
+            raise EngineError("protocol", f"the reply to {cmd} is a line longer than {self.max_line} bytes")
+        assert isinstance(item, bytes)
+        try:
+            text = item.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.transcript.append(("<", item[:200].decode("utf-8", "replace")))
+            raise EngineError("protocol", f"the reply to {cmd} is not UTF-8 (byte {exc.start})") from None
+        self.transcript.append(("<", text if len(text) <= 100_000 else text[:100_000] + "…"))
+        try:
+            reply = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise EngineError("protocol", f"the reply to {cmd} is not JSON ({exc.msg} at column {exc.colno}): {text[:120]!r}") from None
+        if not isinstance(reply, dict):
+            raise EngineError("protocol", f"the reply to {cmd} is not a JSON object")
+        if reply.get("seq") != seq:
+            raise EngineError("protocol", f"the reply to {cmd} carries seq {reply.get('seq')!r}, expected {seq}")
+        errors = list(reply_validator(cmd).iter_errors(reply))
+        if errors:
+            err = jsonschema.exceptions.best_match(errors)
+            where = format_path(list(err.absolute_path)) or "(reply)"
+            raise EngineError("protocol", f"the reply to {cmd} does not follow the protocol schema: {where}: {err.message}")
+        del reply["seq"]
+        return reply
+
+    def _exit_code(self) -> int | None:
+        proc = self.proc
+        if proc is None:
+            return None
+        try:
+            return proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def _checked(self, cmd: str, payload: Json) -> Json:
+        reply = self._request(cmd, payload)
+        if "error" in reply:
+            err = reply["error"]
+            raise EngineError("error", f"{cmd} failed: {err.get('code')}: {err.get('message')}")
+        return reply
+
+    def hello(self) -> Json:
+        return self.hello_reply if self.hello_reply is not None else self.start()
+
+    def new_game(self, ruleset: Json, deal: Json) -> Json:
+        if not self.alive():
+            self.start()
+        return self._request("new_game", {"ruleset": ruleset, "deal": deal})
+
+    def legal(self) -> Json:
+        return self._checked("legal", {})
+
+    def act(self, action: Json) -> Json:
+        return self._request("act", {"action": action})
+
+    def score(self) -> Json:
+        return self._checked("score", {})
+
+
+def _suite_version() -> str:
+    from reference_impl._jsonapi import engine_version
+
+    return engine_version()

@@ -1,0 +1,76 @@
+"""A misbehaving engine for the harness self-tests (like bowtie's fake implementations).
+
+    python fake_engine.py MODE
+
+It serves the protocol correctly (through the reference engine) except in a game whose first
+hand holds the trigger card m11-bright, where MODE decides what goes wrong at the first `act`.
+Modes that break at start-up (crash_at_start, slow_start) do so for every game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from reference_impl._jsonapi import JsonEngine
+from reference_impl._server import handle
+
+TRIGGER = "m11-bright"
+
+
+def main() -> int:
+    mode = sys.argv[1]
+    if mode == "crash_at_start":
+        print("fake engine: refusing to start", file=sys.stderr)
+        return 3
+    if mode == "slow_start":
+        time.sleep(float(sys.argv[2]) if len(sys.argv) > 2 else 3.0)
+    engine = JsonEngine()
+    triggered = False
+    for line in sys.stdin:
+        message = json.loads(line)
+        cmd = message.get("cmd")
+        if mode == "stderr_flood":
+            sys.stderr.write("x" * 200_000 + "\n")
+        if cmd == "hello" and mode == "liar":
+            reply, stop = handle(engine, message)
+            print(json.dumps(reply), flush=True)
+            continue
+        if cmd == "new_game":
+            triggered = TRIGGER in message["deal"]["hands"][0]
+            if mode == "liar" and triggered:
+                print(json.dumps({"seq": message["seq"], "error": {"code": "unsupported", "message": "I lied in hello"}}), flush=True)
+                continue
+            if mode == "one_rule_wrong":  # this engine never steals junk for a jjok
+                message["ruleset"]["options"]["jjok_steal"] = 0
+        if cmd == "act" and triggered:
+            if mode == "crash_mid_game":
+                print("fake engine: segmentation fault (not really)", file=sys.stderr)
+                sys.stderr.flush()
+                return 1
+            if mode == "hang":
+                time.sleep(3600)
+            if mode == "invalid_json":
+                print("this is not JSON", flush=True)
+                continue
+            if mode == "wrong_seq":
+                reply, _ = handle(engine, message)
+                reply["seq"] = message["seq"] + 100
+                print(json.dumps(reply), flush=True)
+                continue
+            if mode == "huge_line":
+                print(json.dumps({"seq": message["seq"], "events": [], "state": {}, "pad": "x" * (10 << 20)}), flush=True)
+                continue
+            if mode == "schema_invalid":
+                print(json.dumps({"seq": message["seq"], "events": "none"}), flush=True)
+                continue
+        reply, stop = handle(engine, message)
+        print(json.dumps(reply), flush=True)
+        if stop:
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

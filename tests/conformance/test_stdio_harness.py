@@ -1,0 +1,138 @@
+"""The harness against fake engines: every fault is detected and classified, and the run goes on
+with every other result intact."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import load_corpus, run_scenario
+from conformance._runner import RESTART_AFTER, unsupported_reason
+from conformance._stdio import StdioEngine
+
+FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
+ROOT = Path(__file__).resolve().parents[2]
+
+CORPUS = """\
+schema_version: 1
+scenarios:
+  - id: harness-jjok
+    title: "jjok"
+    clauses: [R-JJOK]
+    ruleset: matgo-2p
+    deal:
+      hands: [[m09-junk-1, m01-bright], [m02-junk-1]]
+      table: [m03-junk-1]
+      stock: [m09-junk-2]
+      captured: [[], [m04-junk-1]]
+    steps:
+      - act: {type: play, player: 0, card: m09-junk-1}
+        expect:
+          captured: [[m09-junk-1, m09-junk-2, m04-junk-1], []]
+  - id: harness-trigger
+    title: "the fake engines misbehave here (m11-bright in the first hand)"
+    clauses: [R-MATCH]
+    ruleset: matgo-2p
+    deal:
+      hands: [[m11-bright, m01-junk-1], [m02-junk-1]]
+      table: [m11-junk-1]
+      stock: [m05-junk-1]
+    steps:
+      - act: {type: play, player: 0, card: m11-bright}
+        expect:
+          captured: [[m11-bright, m11-junk-1], []]
+  - id: harness-plain
+    title: "a plain pair capture"
+    clauses: [R-MATCH]
+    ruleset: standard-3p
+    deal:
+      hands: [[m06-junk-1, m01-junk-1], [m02-junk-1], [m03-junk-1]]
+      table: [m06-ribbon]
+      stock: [m05-junk-1]
+    steps:
+      - act: {type: play, player: 0, card: m06-junk-1}
+        expect:
+          captured: [[m06-junk-1, m06-ribbon], [], []]
+"""
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("h") / "scenarios"
+    (root / "harness").mkdir(parents=True)
+    (root / "harness" / "h.yaml").write_text(CORPUS, encoding="utf-8")
+    return load_corpus(root)
+
+
+def run_all(mode: str, corpus, **kw) -> dict[str, str]:
+    engine = StdioEngine([sys.executable, str(FAKE), mode], message_timeout=kw.get("timeout", 2.0), startup_timeout=kw.get("startup", 5.0))
+    outcomes: dict[str, str] = {}
+    try:
+        try:
+            hello = engine.start()
+        except Exception as exc:  # the handshake failure is the finding
+            return {"start": type(exc).__name__ + ":" + getattr(exc, "kind", "")}
+        for sc in corpus:
+            if unsupported_reason(sc, hello):
+                outcomes[sc.id] = "UNSUPPORTED"
+                continue
+            result = run_scenario(engine, sc)
+            outcomes[sc.id] = result.outcome
+            if result.outcome in RESTART_AFTER:
+                engine.close()
+    finally:
+        engine.close()
+    return outcomes
+
+
+@pytest.mark.parametrize(
+    ("mode", "trigger"),
+    [
+        ("crash_mid_game", "CRASH"),
+        ("hang", "TIMEOUT"),
+        ("invalid_json", "PROTOCOL"),
+        ("wrong_seq", "PROTOCOL"),
+        ("huge_line", "PROTOCOL"),
+        ("schema_invalid", "PROTOCOL"),
+        ("liar", "ERROR"),
+        ("stderr_flood", "PASS"),
+    ],
+)
+def test_each_fault_is_classified_and_the_rest_is_intact(mode: str, trigger: str, corpus) -> None:
+    outcomes = run_all(mode, corpus)
+    assert outcomes == {"harness-jjok": "PASS", "harness-trigger": trigger, "harness-plain": "PASS"}
+
+
+def test_one_wrong_rule_fails_only_where_it_matters(corpus) -> None:
+    assert run_all("one_rule_wrong", corpus) == {"harness-jjok": "FAIL", "harness-trigger": "PASS", "harness-plain": "PASS"}
+
+
+def test_crash_at_start_is_reported_with_stderr() -> None:
+    engine = StdioEngine([sys.executable, str(FAKE), "crash_at_start"], startup_timeout=5.0)
+    with pytest.raises(Exception) as err:
+        engine.start()
+    assert getattr(err.value, "kind", None) == "crash"
+    engine.close()
+    assert "refusing to start" in engine.stderr.text()
+
+
+def test_slow_start_within_and_beyond_the_startup_timeout() -> None:
+    slow = StdioEngine([sys.executable, str(FAKE), "slow_start", "1.5"], startup_timeout=0.5)
+    with pytest.raises(Exception) as err:
+        slow.start()
+    assert getattr(err.value, "kind", None) == "timeout"
+    slow.close()
+    patient = StdioEngine([sys.executable, str(FAKE), "slow_start", "1.5"], startup_timeout=10.0)
+    assert patient.start()["engine"]["name"] == "gostop-reference"
+    patient.close()
+
+
+def test_the_reference_engine_over_stdio_passes(corpus) -> None:
+    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    try:
+        engine.start()
+        assert [run_scenario(engine, sc).outcome for sc in corpus] == ["PASS", "PASS", "PASS"]
+    finally:
+        engine.close()
