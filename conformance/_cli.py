@@ -1,19 +1,22 @@
-"""`gostop-conformance`: the harness command line (thin: parses arguments, calls the library)."""
+"""`gostop-conformance`: the harness command line (thin: parses arguments, calls the library).
+
+Exit codes: 0 every scenario passed (or was skipped / a known failure), 1 failures, 2 usage or
+input error.
+"""
 
 from __future__ import annotations
 
 import argparse
 import shlex
 import sys
-import time
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance._engine import Engine, EngineError, ReferenceEngine
-from conformance._runner import PASS, RESTART_AFTER, UNSUPPORTED, run_scenario, unsupported_reason
+from conformance._engine import EngineError
+from conformance._harness import engine_factory, load_ledger, run
+from conformance._reporters import console_line, summary_lines, support_profile, write_jsonl, write_junit, write_markdown, write_reproducers
+from conformance._runner import PASS
 from conformance._scenarios import default_root, load_corpus, select
-from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -22,23 +25,31 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gostop-conformance", description="The Go-Stop conformance suite.")
     sub = p.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run the scenario corpus against an engine (default: the bundled reference engine, in process)")
-    run.add_argument("--engine", help='engine command, split like a shell would but never run through one, e.g. "node my_engine.js"')
-    run.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each reply (default 10)")
-    run.add_argument("--startup-timeout", type=float, default=20.0, help="seconds to wait for the hello reply (default 20)")
-    run.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
-    run.add_argument("--ruleset", action="append", default=[], help="only scenarios of this ruleset (repeatable)")
-    run.add_argument("--area", action="append", default=[], help="only this area (directory under scenarios/)")
-    run.add_argument("--clause", action="append", default=[], help="only scenarios citing this clause id")
-    run.add_argument("--id", action="append", default=[], help="only this scenario id")
-    run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
-    run.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    run_p = sub.add_parser("run", help="run the scenario corpus against an engine (default: the bundled reference engine, in process)")
+    run_p.add_argument("--engine", help='engine command, split like a shell would but never run through one, e.g. "node my_engine.js"')
+    run_p.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
+    run_p.add_argument("--ruleset", action="append", default=[], help="only scenarios of this ruleset (repeatable)")
+    run_p.add_argument("--area", action="append", default=[], help="only this area (directory under scenarios/)")
+    run_p.add_argument("--clause", action="append", default=[], help="only scenarios citing this clause id")
+    run_p.add_argument("--id", action="append", default=[], help="only this scenario id")
+    run_p.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
+    run_p.add_argument("--shard", default=None, help="K/N: run only the K-th of N equal shares (for CI matrices)")
+    run_p.add_argument("--jobs", type=int, default=1, help="parallel engine processes (default 1)")
+    run_p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each reply (default 10)")
+    run_p.add_argument("--startup-timeout", type=float, default=20.0, help="seconds to wait for the hello reply (default 20)")
+    run_p.add_argument("--known-failures", type=Path, help="ledger of known failures: known_failures: [{id, reason, link}]")
+    run_p.add_argument("--strict", action="store_true", help="an unexpected pass or a stale ledger entry fails the run")
+    run_p.add_argument("--report-dir", type=Path, default=Path("reports"), help="where report.jsonl, junit.xml, summary.md and repro/ go")
+    run_p.add_argument("--no-reports", action="store_true", help="write no report files")
+    run_p.add_argument("--timing", action="store_true", help="add wall-clock time to the reports (they are byte-identical without it)")
+    run_p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the summary")
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     try:
         if args.command == "rulesets":
             for rid in ruleset_ids():
@@ -51,53 +62,82 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
-def _run(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args.scenarios or default_root())
-    chosen = select(corpus, ids=args.id, rulesets=args.ruleset, areas=args.area, clauses=args.clause, tags=args.tag)
-    if not chosen:
-        print("gostop-conformance: error: no scenario matches the selection", file=sys.stderr)
-        return EXIT_USAGE
-    engine: Engine
-    if args.engine:
-        argv = shlex.split(args.engine)
-        if not argv:
-            print("gostop-conformance: error: --engine: empty command", file=sys.stderr)
-            return EXIT_USAGE
-        engine = StdioEngine(argv, message_timeout=args.timeout, startup_timeout=args.startup_timeout)
-        label = args.engine
-    else:
-        engine = ReferenceEngine()
-        label = "gostop-reference (in process)"
-    counts: Counter[str] = Counter()
-    start = time.perf_counter()
+def _shard(spec: str | None) -> tuple[int, int] | None:
+    if spec is None:
+        return None
     try:
-        hello = engine.hello()
+        k, n = (int(x) for x in spec.split("/"))
+    except ValueError:
+        raise InputError("--shard", f"expected K/N such as 2/4, got {spec!r}") from None
+    if not 1 <= k <= n:
+        raise InputError("--shard", f"expected 1 <= K <= N, got {spec!r}")
+    return k, n
+
+
+def _run(args: argparse.Namespace) -> int:
+    root = args.scenarios or default_root()
+    corpus = load_corpus(root)
+    chosen = select(corpus, ids=args.id, rulesets=args.ruleset, areas=args.area, clauses=args.clause, tags=args.tag)
+    shard = _shard(args.shard)
+    if shard is not None:
+        chosen = [sc for i, sc in enumerate(chosen) if i % shard[1] == shard[0] - 1]
+    if not chosen:
+        raise InputError("selection", "no scenario matches the selection")
+    if args.jobs < 1:
+        raise InputError("--jobs", f"expected a positive number, got {args.jobs}")
+    argv = shlex.split(args.engine) if args.engine else None
+    if argv is not None and not argv:
+        raise InputError("--engine", "empty command")
+    ledger = load_ledger(args.known_failures) if args.known_failures else {}
+    label = args.engine or "gostop-reference (in process)"
+    progress = _progress if sys.stderr.isatty() and not args.quiet else None
+    selection = {
+        "ids": args.id,
+        "rulesets": args.ruleset,
+        "areas": args.area,
+        "clauses": args.clause,
+        "tags": args.tag,
+        "shard": args.shard,
+    }
+    try:
+        report = run(
+            chosen,
+            engine_factory(argv, args.timeout, args.startup_timeout),
+            jobs=args.jobs,
+            ledger=ledger,
+            strict=args.strict,
+            label=label,
+            command=argv,
+            selection=selection,
+            progress=progress,
+        )
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)
-        if isinstance(engine, StdioEngine) and engine.stderr.text():
-            print("engine stderr:\n" + engine.stderr.text()[-2000:], file=sys.stderr)
         return EXIT_FAIL
-    try:
-        for sc in chosen:
-            reason = unsupported_reason(sc, hello)
-            if reason is not None:
-                counts[UNSUPPORTED] += 1
-                if not args.quiet:
-                    print(f"UNSUPPORTED {sc.id}: {reason}")
-                continue
-            result = run_scenario(engine, sc)
-            counts[result.outcome] += 1
-            if result.outcome != PASS:
-                print(result.text())
-            elif not args.quiet:
-                print(f"PASS {sc.id}")
-            if result.outcome in RESTART_AFTER and isinstance(engine, StdioEngine):
-                engine.close()
-    finally:
-        engine.close()
-    seconds = time.perf_counter() - start
-    failed = sum(v for k, v in counts.items() if k not in (PASS, UNSUPPORTED))
-    summary = ", ".join(f"{v} {k.lower()}" for k, v in sorted(counts.items()))
-    print(f"{len(chosen)} scenarios against {label} in {seconds:.2f}s: {summary}")
-    print(f"{counts[PASS]} passed, {failed} failed" + (f", {counts[UNSUPPORTED]} skipped" if counts[UNSUPPORTED] else ""))
-    return EXIT_FAIL if failed else EXIT_OK
+    if progress:
+        print(file=sys.stderr)
+    for line in support_profile(report):
+        if not args.quiet:
+            print(line)
+    for record in report.records:
+        if record.outcome != PASS or not args.quiet:
+            print(console_line(record))
+    if not args.no_reports:
+        out = args.report_dir
+        write_jsonl(report, out / "report.jsonl", timing=args.timing)
+        write_junit(report, out / "junit.xml")
+        write_markdown(report, out / "summary.md")
+        repro = write_reproducers(report, out / "repro", root)
+        print(
+            f"reports: {out}/report.jsonl, {out}/junit.xml, {out}/summary.md"
+            + (f", {len(repro)} reproducers in {out}/repro/" if repro else "")
+        )
+    for line in summary_lines(report):
+        print(line)
+    return EXIT_FAIL if report.failed() else EXIT_OK
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)

@@ -33,6 +33,11 @@ def main() -> int:
         cmd = message.get("cmd")
         if mode == "stderr_flood":
             sys.stderr.write("x" * 200_000 + "\n")
+        if cmd == "hello" and mode == "undeclared_options":  # declares rulesets, no option values
+            reply, _ = handle(engine, message)
+            reply["options"] = {}
+            print(json.dumps(reply), flush=True)
+            continue
         if cmd == "hello" and mode == "liar":
             reply, stop = handle(engine, message)
             print(json.dumps(reply), flush=True)

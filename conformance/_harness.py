@@ -1,0 +1,240 @@
+"""A conformance run: selection, engines (in process or stdio, several in parallel), the
+known-failures ledger, and the per-scenario records the reporters write."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance._engine import Engine, EngineError, ReferenceEngine
+from conformance._runner import PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, unsupported_reason
+from conformance._scenarios import Scenario
+from conformance._stdio import StdioEngine
+from reference_impl import InputError, load_ruleset
+from reference_impl._yamlio import load_yaml
+
+XFAIL = "XFAIL"
+XPASS = "XPASS"
+STALE = "STALE"
+NOT_RUN = "NOT_RUN"
+#: outcomes that do not make a run fail (XPASS only fails under --strict)
+BENIGN = frozenset({PASS, UNSUPPORTED, XFAIL})
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFailure:
+    id: str
+    reason: str
+    link: str | None
+
+
+def load_ledger(path: Path) -> dict[str, KnownFailure]:
+    """A known-failures ledger: `known_failures: [{id, reason, link?}]`; errors name file and line."""
+    located = load_yaml(path)
+    data = located.data
+    entries = data.get("known_failures") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise InputError(located.where(), "expected a mapping with a `known_failures` list of {id, reason, link} entries")
+    out: dict[str, KnownFailure] = {}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not isinstance(entry.get("reason"), str):
+            raise InputError(located.where(["known_failures", i]), "expected {id: <scenario id>, reason: <why>, link: <url, optional>}")
+        if not entry["reason"].strip():
+            raise InputError(located.where(["known_failures", i, "reason"]), "a known failure must say why")
+        out[entry["id"]] = KnownFailure(entry["id"], entry["reason"], entry.get("link"))
+    return out
+
+
+@dataclass
+class Record:
+    """The outcome of one scenario in a run, as reported."""
+
+    scenario: Scenario
+    outcome: str
+    result: Result | None = None
+    reason: str | None = None
+    stderr: str = ""
+    engine_transcript: list[tuple[str, str]] = field(default_factory=list)
+
+    def to_json(self) -> Json:
+        sc = self.scenario
+        out: Json = {
+            "id": sc.id,
+            "outcome": self.outcome,
+            "file": sc.file,
+            "area": sc.area,
+            "ruleset": sc.ruleset,
+            "clauses": list(sc.clauses),
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        if self.result is not None:
+            out["steps_run"] = self.result.steps_run
+            if self.result.error:
+                out["error"] = self.result.error
+            if self.result.mismatches:
+                out["mismatches"] = [
+                    {"where": m.where, "path": m.path, "expected": m.expected, "actual": m.actual, "note": m.note}
+                    for m in self.result.mismatches
+                ]
+        return out
+
+
+@dataclass
+class RunReport:
+    engine_label: str
+    engine_command: list[str] | None
+    hello: Json
+    records: list[Record]
+    ledger_stale: list[KnownFailure]
+    strict: bool
+    complete: bool
+    seconds: float
+    selection: Json
+
+    def counts(self) -> Counter[str]:
+        counts = Counter(r.outcome for r in self.records)
+        if self.ledger_stale:
+            counts[STALE] = len(self.ledger_stale)
+        return counts
+
+    def failed(self) -> int:
+        bad = 0
+        for outcome, n in self.counts().items():
+            if outcome in BENIGN or (outcome in (XPASS, STALE) and not self.strict):
+                continue
+            bad += n
+        return bad
+
+    def header(self) -> Json:
+        rulesets = sorted({r.scenario.ruleset for r in self.records})
+        from reference_impl._jsonapi import PROTOCOL_VERSION, engine_version
+
+        return {
+            "record": "header",
+            "suite_version": engine_version(),
+            "protocol": PROTOCOL_VERSION,
+            "engine": self.hello.get("engine", {}),
+            "engine_command": self.engine_command,
+            "engine_protocol": self.hello.get("protocol"),
+            "support": {
+                "rulesets": self.hello.get("rulesets", []),
+                "options": self.hello.get("options", {}),
+                "features": self.hello.get("features", []),
+            },
+            "ruleset_hashes": {rid: load_ruleset(rid).hash for rid in rulesets},
+            "selection": self.selection,
+            "scenarios": len(self.records),
+        }
+
+    def footer(self, timing: bool) -> Json:
+        counts = self.counts()
+        out: Json = {
+            "record": "footer",
+            "counts": dict(sorted(counts.items())),
+            "passed": counts[PASS],
+            "failed": self.failed(),
+            "complete": self.complete,
+            "stale_known_failures": [k.id for k in self.ledger_stale],
+        }
+        if timing:
+            out["seconds"] = round(self.seconds, 3)
+        return out
+
+    def by_area(self) -> dict[str, Counter[str]]:
+        areas: dict[str, Counter[str]] = {}
+        for r in self.records:
+            areas.setdefault(r.scenario.area, Counter())[r.outcome] += 1
+        return dict(sorted(areas.items()))
+
+
+EngineFactory = Callable[[], Engine]
+
+
+def engine_factory(argv: Sequence[str] | None, timeout: float, startup_timeout: float) -> EngineFactory:
+    if argv is None:
+        return ReferenceEngine
+    return lambda: StdioEngine(list(argv), message_timeout=timeout, startup_timeout=startup_timeout)
+
+
+def run(
+    scenarios: Sequence[Scenario],
+    factory: EngineFactory,
+    *,
+    jobs: int = 1,
+    ledger: dict[str, KnownFailure] | None = None,
+    strict: bool = False,
+    label: str = "",
+    command: list[str] | None = None,
+    selection: Json | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> RunReport:
+    """Run `scenarios` on `jobs` engines; records come back in scenario order, whatever the timing."""
+    ledger = ledger or {}
+    start = time.perf_counter()
+    first = factory()
+    hello = first.hello()  # a handshake failure propagates: nothing can run
+    engines = [first] + [factory() for _ in range(max(1, jobs) - 1)]
+    records: list[Record | None] = [None] * len(scenarios)
+    lock = threading.Lock()
+    done = 0
+    next_index = 0
+
+    def worker(engine: Engine) -> None:
+        nonlocal done, next_index
+        while True:
+            with lock:
+                if next_index >= len(scenarios):
+                    return
+                i = next_index
+                next_index += 1
+            records[i] = _one(engine, scenarios[i], hello, ledger)
+            with lock:
+                done += 1
+                if progress:
+                    progress(done, len(scenarios))
+
+    try:
+        with ThreadPoolExecutor(max_workers=len(engines)) as pool:
+            list(pool.map(worker, engines))
+    finally:
+        for engine in engines:
+            engine.close()
+    complete = all(r is not None for r in records)
+    final = [r if r is not None else Record(scenarios[i], NOT_RUN, reason="the run was interrupted") for i, r in enumerate(records)]
+    ids = {sc.id for sc in scenarios}
+    stale = [k for k in ledger.values() if k.id not in ids]
+    return RunReport(label, command, hello, final, stale, strict, complete, time.perf_counter() - start, selection or {})
+
+
+def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailure]) -> Record:
+    reason = unsupported_reason(sc, hello)
+    if reason is not None:
+        return Record(sc, UNSUPPORTED, reason=reason)
+    mark = 0
+    try:
+        if isinstance(engine, StdioEngine) and not engine.alive():
+            engine.start()
+        mark = len(engine.transcript) if isinstance(engine, StdioEngine) else 0
+        result = run_scenario(engine, sc)
+    except EngineError as exc:  # the restart itself failed
+        result = Result(sc.id, {"crash": "CRASH", "timeout": "TIMEOUT"}.get(exc.kind, "PROTOCOL"), error=exc.message)
+    record = Record(sc, result.outcome, result)
+    if isinstance(engine, StdioEngine):
+        record.stderr = engine.stderr.text()
+        record.engine_transcript = list(engine.transcript[mark:])
+        if result.outcome in RESTART_AFTER:
+            engine.close()
+    known = ledger.get(sc.id)
+    if known is not None:
+        record.reason = known.reason + (f" ({known.link})" if known.link else "")
+        record.outcome = XPASS if result.outcome == PASS else XFAIL
+    return record

@@ -1,0 +1,164 @@
+"""Reports of a run: console lines, JSON Lines, JUnit XML, a markdown summary, and a
+reproducer folder for every scenario that did not pass. All deterministic unless timing is asked."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from conformance._harness import Record, RunReport
+from conformance._runner import PASS, UNSUPPORTED
+
+Json = dict[str, Any]
+
+
+def console_line(record: Record) -> str:
+    head = f"{record.outcome} {record.scenario.id}"
+    if record.reason:
+        head += f": {record.reason}"
+    if record.result is not None and record.outcome not in (PASS,):
+        detail = record.result.text().split("\n", 1)
+        if len(detail) > 1:
+            head += "\n" + detail[1]
+    return head
+
+
+def summary_lines(report: RunReport) -> list[str]:
+    counts = report.counts()
+    parts = ", ".join(f"{n} {k.lower()}" for k, n in sorted(counts.items()))
+    lines = [f"{len(report.records)} scenarios against {report.engine_label}: {parts}"]
+    for area, c in report.by_area().items():
+        lines.append(f"  {area:14} " + ", ".join(f"{n} {k.lower()}" for k, n in sorted(c.items())))
+    if not report.complete:
+        lines.append("INCOMPLETE: the run was interrupted; NOT_RUN scenarios were not run")
+    skipped = counts[UNSUPPORTED]
+    lines.append(f"{counts[PASS]} passed, {report.failed()} failed" + (f", {skipped} skipped" if skipped else ""))
+    return lines
+
+
+def write_jsonl(report: RunReport, path: Path, timing: bool = False) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as out:
+        out.write(_dumps(report.header()) + "\n")
+        for record in report.records:
+            out.write(_dumps({"record": "scenario", **record.to_json()}) + "\n")
+        out.write(_dumps(report.footer(timing)) + "\n")
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def write_junit(report: RunReport, path: Path) -> None:
+    counts = report.counts()
+    suite = ET.Element(
+        "testsuite",
+        name=f"gostop-conformance: {report.engine_label}",
+        tests=str(len(report.records)),
+        failures=str(sum(1 for r in report.records if r.outcome in ("FAIL", "XPASS"))),
+        errors=str(sum(1 for r in report.records if r.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "NOT_RUN"))),
+        skipped=str(counts[UNSUPPORTED] + counts["XFAIL"]),
+    )
+    for record in report.records:
+        case = ET.SubElement(suite, "testcase", classname=f"{record.scenario.area}.{record.scenario.ruleset}", name=record.scenario.id)
+        text = console_line(record)
+        if record.outcome in ("FAIL", "XPASS"):
+            ET.SubElement(case, "failure", message=record.outcome).text = text
+        elif record.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "NOT_RUN"):
+            ET.SubElement(case, "error", message=record.outcome).text = text
+        elif record.outcome in (UNSUPPORTED, "XFAIL"):
+            ET.SubElement(case, "skipped", message=f"{record.outcome}: {record.reason or ''}")
+        if record.stderr:
+            ET.SubElement(case, "system-err").text = record.stderr[-20000:]
+    ET.indent(suite)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def write_markdown(report: RunReport, path: Path) -> None:
+    counts = report.counts()
+    engine = report.hello.get("engine", {})
+    lines = [
+        f"## gostop-conformance: {engine.get('name', report.engine_label)} {engine.get('version', '')}".rstrip(),
+        "",
+        f"**{counts[PASS]} passed, {report.failed()} failed** of {len(report.records)} scenarios"
+        + ("" if report.complete else " — **incomplete run**"),
+        "",
+        "| area | " + " | ".join(sorted(counts)) + " |",
+        "| --- | " + " | ".join("---:" for _ in counts) + " |",
+    ]
+    for area, c in report.by_area().items():
+        lines.append(f"| {area} | " + " | ".join(str(c.get(k, 0)) for k in sorted(counts)) + " |")
+    bad = [r for r in report.records if r.outcome not in (PASS, UNSUPPORTED, "XFAIL")]
+    if bad:
+        lines += ["", "| scenario | outcome | first problem |", "| --- | --- | --- |"]
+        for r in bad[:200]:
+            first = (r.result.mismatches[0].path if r.result and r.result.mismatches else (r.result.error if r.result else r.reason)) or ""
+            lines.append(f"| `{r.scenario.id}` | {r.outcome} | {str(first).replace('|', '/')[:160]} |")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def write_reproducers(report: RunReport, folder: Path, scenarios_root: Path) -> list[Path]:
+    """For every non-pass: the scenario, the message transcript both ways, stderr and a replay command."""
+    written: list[Path] = []
+    for record in report.records:
+        if record.outcome in (PASS, UNSUPPORTED, "XFAIL"):
+            continue
+        sc = record.scenario
+        out = folder / sc.id
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "scenario.yaml").write_text(yaml.safe_dump(_scenario_json(record), sort_keys=False, allow_unicode=True), encoding="utf-8")
+        with (out / "transcript.jsonl").open("w", encoding="utf-8") as t:
+            if record.engine_transcript:
+                for direction, line in record.engine_transcript:
+                    t.write(f"{direction} {line}\n")
+            elif record.result is not None:
+                for kind, request, reply in record.result.transcript:
+                    t.write(f"> {_dumps({'cmd': kind, **request})}\n< {_dumps(reply)}\n")
+        (out / "stderr.txt").write_text(record.stderr, encoding="utf-8")
+        (out / "result.txt").write_text(console_line(record) + "\n", encoding="utf-8")
+        engine = f" --engine {shlex.quote(shlex.join(report.engine_command))}" if report.engine_command else ""
+        replay = f"gostop-conformance run{engine} --scenarios {shlex.quote(str(scenarios_root))} --id {sc.id}\n"
+        (out / "replay.sh").write_text("#!/bin/sh\n" + replay, encoding="utf-8")
+        written.append(out)
+    return written
+
+
+def _scenario_json(record: Record) -> Json:
+    sc = record.scenario
+    raw: Json = {"id": sc.id, "title": sc.title, "clauses": list(sc.clauses), "ruleset": sc.ruleset}
+    if sc.options:
+        raw["options"] = sc.options
+    raw["deal"] = {**sc.deal, "complete": False}
+    if sc.after_deal:
+        raw["after_deal"] = sc.after_deal
+    steps: list[Json] = []
+    for step in sc.steps:
+        item: Json = {"act": step.act}
+        if step.expect:
+            item["expect"] = step.expect
+        if step.reject:
+            item["reject"] = step.reject
+        steps.append(item)
+    raw["steps"] = steps
+    if sc.final:
+        raw["final"] = sc.final
+    return {"schema_version": 1, "scenarios": [raw]}
+
+
+def support_profile(report: RunReport) -> list[str]:
+    hello = report.hello
+    engine = hello.get("engine", {})
+    lines = [f"engine: {engine.get('name', '?')} {engine.get('version', '')} ({engine.get('language', 'unknown language')})"]
+    lines.append("rulesets: " + (", ".join(hello.get("rulesets", [])) or "none declared"))
+    options = hello.get("options", {})
+    full = sorted(k for k, v in options.items() if v == "all")
+    partial = sorted(k for k, v in options.items() if v != "all")
+    lines.append(f"options: {len(full)} with every value" + (f"; some values of {', '.join(partial)}" if partial else ""))
+    return lines

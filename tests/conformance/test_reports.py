@@ -1,0 +1,107 @@
+"""Run-level features: ledger (XFAIL / XPASS / stale, --strict), shards, parallel jobs, reports
+and reproducer folders, exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance._cli import main
+from tests.conformance.test_stdio_harness import CORPUS, FAKE
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "scenarios" / "harness"
+    folder.mkdir(parents=True)
+    (folder / "h.yaml").write_text(CORPUS, encoding="utf-8")
+    return tmp_path / "scenarios"
+
+
+def cli(*args: str) -> int:
+    return main(["run", "-q", *args])
+
+
+def test_reports_are_written_and_deterministic(root: Path, tmp_path: Path) -> None:
+    out1, out2 = tmp_path / "r1", tmp_path / "r2"
+    assert cli("--scenarios", str(root), "--report-dir", str(out1)) == 0
+    assert cli("--scenarios", str(root), "--report-dir", str(out2)) == 0
+    for name in ("report.jsonl", "junit.xml", "summary.md"):
+        assert (out1 / name).read_bytes() == (out2 / name).read_bytes()
+    lines = [json.loads(x) for x in (out1 / "report.jsonl").read_text().splitlines()]
+    assert lines[0]["record"] == "header" and lines[-1]["record"] == "footer"
+    assert lines[-1]["counts"] == {"PASS": 3} and lines[-1]["complete"] is True
+    assert set(lines[0]["ruleset_hashes"]) == {"matgo-2p", "standard-3p"}
+
+
+def test_failure_writes_a_reproducer(root: Path, tmp_path: Path) -> None:
+    engine = f"{sys.executable} {FAKE} one_rule_wrong"
+    out = tmp_path / "r"
+    assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(out)) == 1
+    repro = out / "repro" / "harness-jjok"
+    assert sorted(p.name for p in repro.iterdir()) == ["replay.sh", "result.txt", "scenario.yaml", "stderr.txt", "transcript.jsonl"]
+    transcript = (repro / "transcript.jsonl").read_text()
+    assert transcript.startswith("> ") and "\n< " in transcript and '"cmd":"new_game"' in transcript
+    assert "--id harness-jjok" in (repro / "replay.sh").read_text()
+    junit = (out / "junit.xml").read_text()
+    assert 'failures="1"' in junit and "<failure" in junit
+
+
+def test_known_failures_ledger(root: Path, tmp_path: Path) -> None:
+    engine = f"{sys.executable} {FAKE} one_rule_wrong"
+    ledger = tmp_path / "known.yaml"
+    ledger.write_text("known_failures:\n  - {id: harness-jjok, reason: 'no jjok steal yet', link: 'https://example.invalid/1'}\n")
+    assert cli("--scenarios", str(root), "--engine", engine, "--known-failures", str(ledger), "--no-reports") == 0
+    # the reference engine passes it: an unexpected pass, which fails only under --strict
+    assert cli("--scenarios", str(root), "--known-failures", str(ledger), "--no-reports") == 0
+    assert cli("--scenarios", str(root), "--known-failures", str(ledger), "--no-reports", "--strict") == 1
+    stale = tmp_path / "stale.yaml"
+    stale.write_text("known_failures:\n  - {id: no-such-scenario, reason: gone}\n")
+    assert cli("--scenarios", str(root), "--known-failures", str(stale), "--no-reports") == 0
+    assert cli("--scenarios", str(root), "--known-failures", str(stale), "--no-reports", "--strict") == 1
+
+
+def test_bad_ledger_is_a_usage_error(root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ledger = tmp_path / "known.yaml"
+    ledger.write_text("known_failures:\n  - {id: harness-jjok}\n")
+    assert cli("--scenarios", str(root), "--known-failures", str(ledger), "--no-reports") == 2
+    assert "known.yaml:2 at known_failures[0]: expected {id:" in capsys.readouterr().err
+
+
+def test_shards_partition_the_selection(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seen = []
+    for k in (1, 2):
+        assert main(["run", "--scenarios", str(root), "--shard", f"{k}/2", "--no-reports"]) == 0
+        seen += [line.split()[1] for line in capsys.readouterr().out.splitlines() if line.startswith("PASS ")]
+    assert sorted(seen) == ["harness-jjok", "harness-plain", "harness-trigger"]
+    assert main(["run", "--scenarios", str(root), "--shard", "3/2"]) == 2
+
+
+def test_parallel_jobs_give_the_same_report(root: Path, tmp_path: Path) -> None:
+    engine = f"{sys.executable} -m reference_impl --stdio"
+    assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(tmp_path / "a")) == 0
+    assert cli("--scenarios", str(root), "--engine", engine, "--jobs", "2", "--report-dir", str(tmp_path / "b")) == 0
+    assert (tmp_path / "a" / "report.jsonl").read_bytes() == (tmp_path / "b" / "report.jsonl").read_bytes()
+
+
+def test_unsupported_is_not_a_failure(root: Path, tmp_path: Path) -> None:
+    # the 'liar' fake declares every ruleset; a scenario overriding an option the hello did not
+    # declare is reported UNSUPPORTED. Build one by overriding an option in a copy of the corpus.
+    text = CORPUS.replace("    ruleset: standard-3p\n", "    ruleset: standard-3p\n    options: {jjok_steal: 0}\n")
+    (root / "harness" / "h.yaml").write_text(text)
+    engine = f"{sys.executable} {FAKE} undeclared_options"
+    assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(tmp_path / "r")) == 0
+    footer = json.loads((tmp_path / "r" / "report.jsonl").read_text().splitlines()[-1])
+    assert footer["counts"] == {"PASS": 2, "UNSUPPORTED": 1}
+
+
+def test_handshake_failure_exit_code(root: Path) -> None:
+    assert cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} crash_at_start", "--no-reports") == 1
+
+
+def test_usage_errors(root: Path) -> None:
+    assert cli("--scenarios", str(root), "--id", "nothing-like-this") == 2
+    assert cli("--scenarios", str(root), "--engine", "   ") == 2
