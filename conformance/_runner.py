@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance._compare import Mismatch, check_expectation
 from conformance._engine import Engine, EngineError
+from conformance._oracle import card_violations, options_of, score_violations
 from conformance._scenarios import Scenario
 
 Json = dict[str, Any]
@@ -57,6 +58,13 @@ def run_scenario(engine: Engine, sc: Scenario) -> Result:
         if "error" in reply:
             return Result(sc.id, ERROR, error=f"new_game was refused: {reply['error']}", transcript=tuple(transcript))
         state = reply.get("state", {})
+        options = options_of(sc.ruleset_json())
+
+        def invariants(where: str, st: Json) -> None:
+            for problem in card_violations(st, options):
+                mismatches.append(Mismatch(where, "invariant: cards", "every card in exactly one place", problem))
+
+        invariants(f"{sc.id} after the deal", state)
 
         def legal() -> Json:
             return call("legal", {}, engine.legal)
@@ -93,10 +101,15 @@ def run_scenario(engine: Engine, sc: Scenario) -> Result:
                 mismatches.append(Mismatch(label, "act", "accepted", reply["error"], "the action was rejected"))
                 break
             state = reply.get("state", {})
+            invariants(label, state)
             if step.expect:
                 mismatches += check_expectation(step.expect, reply.get("events", []), state, label, legal, score)
         if sc.final:
             mismatches += check_expectation(sc.final, [], state, f"{sc.id} at the end", legal, score)
+        for problem in score_violations(state, score().get("scores") or [], options):
+            mismatches.append(
+                Mismatch(f"{sc.id} at the end", "invariant: scores", "scores that recompute from the captured piles", problem)
+            )
     except EngineError as exc:
         return Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, ERROR), tuple(mismatches), exc.message, steps_run, tuple(transcript))
     return Result(sc.id, FAIL if mismatches else PASS, tuple(mismatches), None, steps_run, tuple(transcript))

@@ -98,6 +98,8 @@ def run_all(mode: str, corpus, **kw) -> dict[str, str]:
         ("schema_invalid", "PROTOCOL"),
         ("liar", "ERROR"),
         ("stderr_flood", "PASS"),
+        ("lose_card", "FAIL"),
+        ("wrong_score", "FAIL"),
     ],
 )
 def test_each_fault_is_classified_and_the_rest_is_intact(mode: str, trigger: str, corpus) -> None:
@@ -136,3 +138,15 @@ def test_the_reference_engine_over_stdio_passes(corpus) -> None:
         assert [run_scenario(engine, sc).outcome for sc in corpus] == ["PASS", "PASS", "PASS"]
     finally:
         engine.close()
+
+
+def test_invariant_violations_are_reported_even_when_expectations_pass(corpus) -> None:
+    engine = StdioEngine([sys.executable, str(FAKE), "lose_card"])
+    try:
+        engine.start()
+        result = run_scenario(engine, corpus[1])
+    finally:
+        engine.close()
+    assert result.outcome == "FAIL"
+    assert [m.path for m in result.mismatches] == ["invariant: cards"]
+    assert "is in 0 places" in str(result.mismatches[0].actual)

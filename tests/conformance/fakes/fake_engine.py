@@ -67,10 +67,17 @@ def main() -> int:
             if mode == "huge_line":
                 print(json.dumps({"seq": message["seq"], "events": [], "state": {}, "pad": "x" * (10 << 20)}), flush=True)
                 continue
+            if mode == "lose_card":  # the state forgets the bottom stock card
+                reply, _ = handle(engine, message)
+                reply["state"]["stock"] = reply["state"]["stock"][:-1]
+                print(json.dumps(reply), flush=True)
+                continue
             if mode == "schema_invalid":
                 print(json.dumps({"seq": message["seq"], "events": "none"}), flush=True)
                 continue
         reply, stop = handle(engine, message)
+        if cmd == "score" and triggered and mode == "wrong_score":
+            reply["scores"][0]["base"] += 1
         print(json.dumps(reply), flush=True)
         if stop:
             break
