@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## main job: play and check hands of every named ruleset with the reference engine
+## main job: the conformance suite against the bundled reference engine (over stdio, as any engine
+## is run), then the reference engine's own invariant check over random rounds of every ruleset
 suite: $(STAMP)
+	$(BIN)/gostop-conformance run --engine "$(BIN)/gostop-reference --stdio" --quiet --report-dir reports
 	$(BIN)/gostop-reference check --rounds 200 --seed 1
 
 ## the whole test suite

@@ -17,6 +17,8 @@ from conformance._harness import engine_factory, load_ledger, run
 from conformance._reporters import console_line, summary_lines, support_profile, write_jsonl, write_junit, write_markdown, write_reproducers
 from conformance._runner import PASS
 from conformance._scenarios import default_root, load_corpus, select
+from conformance._smoke import run_smoke
+from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -43,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("--no-reports", action="store_true", help="write no report files")
     run_p.add_argument("--timing", action="store_true", help="add wall-clock time to the reports (they are byte-identical without it)")
     run_p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the summary")
+    smoke = sub.add_parser("smoke", help="check an engine adapter: handshake, card ids, one capture, one rejection")
+    smoke.add_argument("--engine", required=True, help="engine command, as for run")
+    smoke.add_argument("--timeout", type=float, default=10.0)
+    smoke.add_argument("--startup-timeout", type=float, default=20.0)
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
 
@@ -56,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rs = load_ruleset(rid)
                 print(f"{rid:18} {rs.hash}  {rs.title}")
             return EXIT_OK
+        if args.command == "smoke":
+            return _smoke(args)
         return _run(args)
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)
@@ -135,6 +143,26 @@ def _run(args: argparse.Namespace) -> int:
     for line in summary_lines(report):
         print(line)
     return EXIT_FAIL if report.failed() else EXIT_OK
+
+
+def _smoke(args: argparse.Namespace) -> int:
+    argv = shlex.split(args.engine)
+    if not argv:
+        raise InputError("--engine", "empty command")
+    engine = StdioEngine(argv, message_timeout=args.timeout, startup_timeout=args.startup_timeout)
+    try:
+        checks = run_smoke(engine)
+    finally:
+        engine.close()
+    for c in checks:
+        print(f"{'ok  ' if c.ok else 'FAIL'} {c.name}" + ("" if c.ok else f": {c.message}"))
+    if not all(c.ok for c in checks) and engine.stderr.text().strip():
+        print("engine stderr (last lines):\n" + "\n".join(engine.stderr.text().strip().splitlines()[-10:]))
+    ok = len(checks) == 4 and all(c.ok for c in checks)
+    print(
+        "smoke: all checks passed; next: gostop-conformance run --engine ..." if ok else "smoke: fix the first failing check and run again"
+    )
+    return EXIT_OK if ok else EXIT_FAIL
 
 
 def _progress(done: int, total: int) -> None:

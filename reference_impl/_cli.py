@@ -85,7 +85,7 @@ def _play(ruleset_id: str, seed: int, max_rounds: int | None) -> int:
 
 def _check(ids: Sequence[str], rounds: int, seed: int) -> int:
     failed = False
-    print(f"{'ruleset':18} {'rounds':>7} {'actions':>8} {'rounds/s':>9}  outcomes")
+    print(f"{'ruleset':18} {'rounds':>7} {'actions':>8} {'checked/s':>9}  outcomes")
     for rid in ids:
         load_ruleset(rid)
         result = check_ruleset(rid, rounds, seed)

@@ -1,0 +1,83 @@
+"""pytest plugin: `pytest --gostop-engine "CMD"` runs the conformance corpus as tests, one test
+per scenario (named by its id), for engine maintainers who live in pytest. Inactive without the
+option. Known failures: `--gostop-known-failures FILE` turns them into xfail (strict)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance._harness import load_ledger
+from conformance._runner import PASS, RESTART_AFTER, run_scenario, unsupported_reason
+from conformance._scenarios import Scenario, default_root, load_corpus, select
+from conformance._stdio import StdioEngine
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("gostop", "Go-Stop conformance suite")
+    group.addoption("--gostop-engine", default=None, help="engine command to validate (enables the conformance tests)")
+    group.addoption("--gostop-scenarios", default=None, help="scenario directory (default: the bundled corpus)")
+    group.addoption("--gostop-ruleset", action="append", default=[], help="only scenarios of this ruleset")
+    group.addoption("--gostop-known-failures", default=None, help="known-failures ledger: those scenarios are xfail(strict)")
+    group.addoption("--gostop-timeout", type=float, default=10.0, help="seconds per reply")
+
+
+class _Session:
+    def __init__(self, argv: list[str], timeout: float) -> None:
+        self.engine = StdioEngine(argv, message_timeout=timeout)
+        self.hello: dict[str, Any] | None = None
+
+    def ensure(self) -> dict[str, Any]:
+        if self.hello is None or not self.engine.alive():
+            self.hello = self.engine.start()
+        return self.hello
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, scenario: Scenario, session_state: _Session, known: str | None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.scenario = scenario
+        self.state = session_state
+        if known is not None:
+            self.add_marker(pytest.mark.xfail(reason=known, strict=True))
+
+    def runtest(self) -> None:
+        hello = self.state.ensure()
+        reason = unsupported_reason(self.scenario, hello)
+        if reason is not None:
+            pytest.skip(f"UNSUPPORTED: {reason}")
+        result = run_scenario(self.state.engine, self.scenario)
+        if result.outcome in RESTART_AFTER:
+            self.state.engine.close()
+        if result.outcome != PASS:
+            raise ScenarioFailure(result.text())
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(self.scenario.file), self.scenario.line - 1, f"scenario {self.scenario.id}"
+
+
+class ScenarioFailure(Exception):
+    pass
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    command = config.getoption("--gostop-engine")
+    if not command:
+        return
+    root = Path(config.getoption("--gostop-scenarios") or default_root())
+    scenarios = select(load_corpus(root), rulesets=config.getoption("--gostop-ruleset"))
+    ledger_path = config.getoption("--gostop-known-failures")
+    ledger = load_ledger(Path(ledger_path)) if ledger_path else {}
+    state = _Session(shlex.split(command), config.getoption("--gostop-timeout"))
+    config.add_cleanup(state.engine.close)
+    for sc in scenarios:
+        known = ledger.get(sc.id)
+        items.append(ScenarioItem.from_parent(session, name=sc.id, scenario=sc, session_state=state, known=known.reason if known else None))

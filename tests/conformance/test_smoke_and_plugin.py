@@ -1,0 +1,64 @@
+"""`gostop-conformance smoke` and the pytest plugin, against the reference engine and fakes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance._cli import main
+from tests.conformance.test_stdio_harness import CORPUS, FAKE
+
+REFERENCE = f"{sys.executable} -m reference_impl --stdio"
+
+
+def test_smoke_passes_on_the_reference_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["smoke", "--engine", REFERENCE]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[0] for line in out.splitlines()[:4]] == ["ok", "ok", "ok", "ok"]
+
+
+def test_smoke_explains_a_bad_handshake(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["smoke", "--engine", f"{sys.executable} {FAKE} crash_at_start"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAIL handshake: crash:") and "hint: read one JSON object per line" in out
+    assert "refusing to start" in out  # the engine's stderr is shown
+
+
+def test_smoke_explains_a_schema_violation(capsys: pytest.CaptureFixture[str]) -> None:
+    # an engine that echoes requests back fails the handshake schema check with a readable message
+    assert main(["smoke", "--engine", f"{sys.executable} -c \"import sys; [print(l, end='', flush=True) for l in sys.stdin]\""]) == 1
+    assert "'engine' is a required property" in capsys.readouterr().out
+
+
+def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    root = tmp_path / "scenarios" / "harness"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "h.yaml").write_text(CORPUS, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gostop-scenarios", str(tmp_path / "scenarios"), *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_plugin_runs_scenarios_as_tests(tmp_path: Path) -> None:
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 passed" in proc.stdout
+
+
+def test_plugin_reports_failures_and_known_failures(tmp_path: Path) -> None:
+    engine = f"{sys.executable} {FAKE} one_rule_wrong"
+    proc = _pytest(tmp_path, "--gostop-engine", engine)
+    assert proc.returncode == 1
+    assert "1 failed, 2 passed" in proc.stdout and "harness-jjok" in proc.stdout
+    ledger = tmp_path / "known.yaml"
+    ledger.write_text("known_failures:\n  - {id: harness-jjok, reason: not yet}\n")
+    proc = _pytest(tmp_path, "--gostop-engine", engine, "--gostop-known-failures", str(ledger))
+    assert proc.returncode == 0 and "2 passed, 1 xfailed" in proc.stdout
