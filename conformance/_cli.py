@@ -14,12 +14,14 @@ from pathlib import Path
 
 from conformance._engine import EngineError
 from conformance._harness import engine_factory, load_ledger, run
+from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._reporters import console_line, summary_lines, support_profile, write_jsonl, write_junit, write_markdown, write_reproducers
 from conformance._runner import PASS
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
+from reference_impl._clauses import clauses
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -49,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
     smoke.add_argument("--engine", required=True, help="engine command, as for run")
     smoke.add_argument("--timeout", type=float, default=10.0)
     smoke.add_argument("--startup-timeout", type=float, default=20.0)
+    lint_p = sub.add_parser("lint", help="check the corpus: clauses cited and covered, scenarios legal, option values exercised")
+    lint_p.add_argument("--scenarios", type=Path, default=None)
+    lint_p.add_argument("--verbose", action="store_true", help="also list which scenario exercises each option value")
+    cov = sub.add_parser("coverage", help="clause x ruleset x polarity: declared by scenarios against observed in the rule-hit trace")
+    cov.add_argument("--scenarios", type=Path, default=None)
+    cov.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
 
@@ -64,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
         if args.command == "smoke":
             return _smoke(args)
+        if args.command == "lint":
+            return _lint(args)
+        if args.command == "coverage":
+            return _coverage(args)
         return _run(args)
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)
@@ -163,6 +175,33 @@ def _smoke(args: argparse.Namespace) -> int:
         "smoke: all checks passed; next: gostop-conformance run --engine ..." if ok else "smoke: fix the first failing check and run again"
     )
     return EXIT_OK if ok else EXIT_FAIL
+
+
+def _lint(args: argparse.Namespace) -> int:
+    corpus = load_corpus(args.scenarios or default_root())
+    report = lint(corpus)
+    for problem in report.problems:
+        print(f"lint: {problem}")
+    for key, value in report.unexercised:
+        print(f"lint: option value {key} = {value} is exercised by no scenario whose outcome it changes")
+    if args.verbose:
+        for (key, value), sid in sorted(report.exercised.items()):
+            print(f"ok: {key} = {value}  <- {sid}")
+    total = len(report.exercised) + len(report.unexercised)
+    print(f"{len(corpus)} scenarios; {len(report.problems)} problems; {len(report.exercised)} of {total} option values exercised")
+    return EXIT_OK if report.ok else EXIT_FAIL
+
+
+def _coverage(args: argparse.Namespace) -> int:
+    corpus = load_corpus(args.scenarios or default_root())
+    report = coverage(corpus)
+    lines = coverage_lines(report)
+    for line in lines:
+        print(line)
+    if args.markdown:
+        args.markdown.write_text("\n".join(coverage_markdown(report)) + "\n", encoding="utf-8")
+    uncovered = [cid for cid in clauses() if not any(k[0] == cid for k in report.declared)]
+    return EXIT_OK if not uncovered and not report.silent else EXIT_FAIL
 
 
 def _progress(done: int, total: int) -> None:

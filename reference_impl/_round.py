@@ -74,6 +74,7 @@ class _Turn:
     actor_last: bool = False
     made_ppeok: bool = False
     made_ttadak: bool = False
+    trace: list[str] = field(default_factory=list)  # extra clauses for the turn's capture event
 
 
 class Round:
@@ -210,6 +211,8 @@ class Round:
         for month in range(1, 13):
             if len(self.table[month]) == 3:
                 self.stack_owner[month] = deal.stacks.get(month)
+                if self.stack_owner[month] is None:
+                    self._emit("table_triple", None, sorted(self.table[month]), ("R-TABLE-TRIPLE",), month=month)
         if not fresh or o.hand_chongtong in ("ignore", "instant_win_or_continue"):
             return
         holders: list[tuple[int, int]] = []
@@ -737,13 +740,17 @@ class Round:
             return
         three = (pair, ctx.hand, f)
         if ctx.round_last and o.final_turn_ppeok != "leave_stack":
-            if o.final_turn_ppeok == "capture_three":
+            if o.final_turn_ppeok == "capture_three":  # a ppeok all the same (R-THREE-PPEOK counts it)
                 self.table[month] = []
                 ctx.captures.extend(three)
-            else:
+                self.ppeoks[actor] += 1
+                ctx.made_ppeok = True
+                clauses_final: tuple[str, ...] = ("R-MATCH", "R-PPEOK", "R-FINAL-PPEOK") + (("R-BONUS-PPEOK",) if ctx.flip_bonus else ())
+                self._emit("ppeok", actor, three, clauses_final, month=month, handling=o.final_turn_ppeok, count=self.ppeoks[actor])
+            else:  # capture_pair_leave_drawn: no ppeok is made
                 self.table[month] = [f]
                 ctx.captures.extend((ctx.hand, pair))
-            self._emit("ppeok", actor, three, ("R-MATCH", "R-PPEOK", "R-FINAL-PPEOK"), month=month, handling=o.final_turn_ppeok)
+                ctx.trace.append("R-FINAL-PPEOK")
             return
         self.table[month] = sorted(three)
         self.stack_owner[month] = actor
@@ -793,7 +800,7 @@ class Round:
         taken = ctx.captures + ctx.flip_bonus
         if taken:
             self.captured[actor] = sorted(self.captured[actor] + taken)
-            self._emit("capture", actor, sorted(taken), ("R-MATCH",))
+            self._emit("capture", actor, sorted(taken), ("R-MATCH", *ctx.trace))
         self._check_sweep(ctx)
         first_turn = self.turns_taken[actor] == 0
         self.turns_taken[actor] += 1
@@ -810,17 +817,20 @@ class Round:
             return
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last
         owed = [0] * self.n
+        reasons: list[set[str]] = [set() for _ in range(self.n)]
         for kind, units, payers in self.pending_steals:
             if final and kind in o.final_turn_exempt:
                 self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), reason=kind, units=units)
                 continue
             for p in payers:
                 owed[p] += units
+                reasons[p].add(STEAL_CLAUSE[kind])
         self.pending_steals = []
         self.turn_bonus = []
         for payer in self._others(actor):
             if owed[payer]:
-                self._surrender(payer, actor, owed[payer])
+                why = tuple(sorted(reasons[payer])) + (("R-FINAL-TURN",) if final else ())
+                self._surrender(payer, actor, owed[payer], why)
         self.last_actor = actor
         self.turn_no += 1
         if o.scoring_system == "gostop" and self._go_eligible(actor):
@@ -853,7 +863,7 @@ class Round:
             self._emit("sweep", ctx.actor, (), ("R-SWEEP",), definition=o.sweep_definition)
             self._request("sweep", o.sweep_steal, ctx.actor)
 
-    def _surrender(self, giver: int, taker: int, units: int) -> None:
+    def _surrender(self, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
         """R-STEAL, R-STEAL-PAYERS, R-EVENTS-STACK: one combined request per opponent."""
         o = self.o
         pile = self.captured[giver]
@@ -866,7 +876,7 @@ class Round:
             eligible = [c for c in eligible if unit_of[c] == 1]
         chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
         if not chosen:
-            self._emit("steal", giver, (), ("R-STEAL",), to=taker, requested=units, units=0)
+            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), to=taker, requested=units, units=0)
             return
         for c in chosen:
             pile.remove(c)
@@ -874,7 +884,16 @@ class Round:
         self.captured[taker] = sorted(self.captured[taker] + chosen)
         # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
         self.moved[taker].update(c for c in chosen if not _CARDS[c].is_junk)
-        self._emit("steal", giver, chosen, ("R-STEAL", "R-EVENTS-STACK"), to=taker, requested=units, units=sum(unit_of[c] for c in chosen))
+        stacked = ("R-EVENTS-STACK",) if len([c for c in why if c != "R-FINAL-TURN"]) > 1 else ()
+        self._emit(
+            "steal",
+            giver,
+            chosen,
+            ("R-STEAL", "R-STEAL-PAYERS", *stacked, *why),
+            to=taker,
+            requested=units,
+            units=sum(unit_of[c] for c in chosen),
+        )
 
     def _junk_duals(self, seat: int) -> set[int]:
         """Dual cards of `seat` that currently count as junk (never under auto_best, R-STEAL)."""

@@ -38,6 +38,7 @@ class Breakdown:
     base: int
     winner_bonus: int
     dual_as_junk: tuple[str, ...]
+    clauses: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -57,6 +58,7 @@ class Breakdown:
             "base": self.base,
             "winner_bonus": self.winner_bonus,
             "dual_as_junk": list(self.dual_as_junk),
+            "clauses": list(self.clauses),
         }
 
 
@@ -123,7 +125,34 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         base,
         winner_bonus,
         tuple(deck().ids(sorted(as_junk))),
+        _trace(held, brights, animals, ribbons, units, o, dans, extra_points + winner_bonus),
     )
+
+
+def _trace(
+    held: frozenset[int], brights: int, animals: int, ribbons: int, units: int, o: Options, dans: tuple[str, ...], extra: int
+) -> tuple[str, ...]:
+    """The rule-hit trace of a score: the clauses whose categories the pile touches."""
+    out = ["R-SCORE-SUM"]
+    if brights:
+        out.append("R-SCORE-BRIGHT")
+    if animals:
+        out.append("R-SCORE-ANIMAL")
+    if held & GODORI:
+        out.append("R-SCORE-GODORI")
+    if ribbons or DEC_RIBBON in held:
+        out.append("R-SCORE-RIBBON")
+    if dans or any(len(members & held) >= 2 for members in DAN_SETS.values()):
+        out.append("R-SCORE-DAN")
+    if DEC_RIBBON in held:
+        out.append("R-DEC-RIBBON")
+    if units:
+        out.append("R-SCORE-JUNK")
+    if extra or (o.extra_yaku and held & (GODORI | {SWALLOW, PHOENIX})):
+        out.append("R-EXTRA-YAKU")
+    if any(deck().by_id[c].index in held for c in o.dual_role_cards):
+        out.append("R-DUAL-ROLE")
+    return tuple(out)
 
 
 SWALLOW: Final = 45

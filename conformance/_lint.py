@@ -1,0 +1,255 @@
+"""`gostop-conformance lint` and `coverage`: is the corpus complete and honest?
+
+lint: every cited clause exists; every normative clause is cited; every scenario passes on the
+reference engine (so its actions are legal where no rejection is expected); every option value is
+exercised by a scenario whose outcome it changes (checked by flipping the option and confirming
+the scenario no longer passes on the reference engine).
+
+coverage: clause x ruleset x {positive, negative}, declared (what scenarios cite) against
+observed (the clause ids the reference engine's rule-hit trace reports while running them).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from conformance._engine import ReferenceEngine
+from conformance._runner import PASS, Result, run_scenario
+from conformance._scenarios import Scenario
+from reference_impl import InputError, load_ruleset, option_registry, ruleset_ids
+from reference_impl._clauses import clauses
+from reference_impl._rulesets import OptionSpec
+
+Json = dict[str, Any]
+
+
+@dataclass
+class LintReport:
+    problems: list[str] = field(default_factory=list)
+    exercised: dict[tuple[str, str], str] = field(default_factory=dict)  # (option, value) -> scenario id
+    unexercised: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.unexercised
+
+
+def _value_key(value: Any) -> str:
+    if isinstance(value, list | tuple | frozenset | set):
+        return "[" + ", ".join(str(v) for v in sorted(value, key=str)) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def value_universe(spec: OptionSpec, seen: Iterable[Any]) -> list[Any]:
+    """The values of an option that must each be exercised: every declared value of enums and
+    booleans, every symbol, and every value any ruleset or scenario uses (integers, lists)."""
+    values: list[Any] = []
+    if spec.type == "bool":
+        values = [False, True]
+    elif spec.type == "enum":
+        values = list(spec.values)
+    elif spec.type == "int_or_enum":
+        values = list(spec.symbols)
+    elif spec.type == "subset":
+        # each member must be shown to matter: present (in some scenario) versus absent
+        values = [[v] for v in spec.values]
+    for v in seen:
+        if spec.type == "subset":
+            continue
+        if _value_key(v) not in {_value_key(x) for x in values}:
+            values.append(v)
+    return values
+
+
+def _matches(spec: OptionSpec, resolved: Any, value: Any) -> bool:
+    if spec.type == "subset":
+        return value[0] in resolved
+    return _value_key(resolved) == _value_key(value)
+
+
+def _alternatives(spec: OptionSpec, resolved: Any, value: Any, universe: Sequence[Any]) -> list[Any]:
+    if spec.type == "subset":
+        return [[v for v in resolved if v != value[0]]]
+    return [v for v in universe if _value_key(v) != _value_key(resolved)]
+
+
+def lint(corpus: Sequence[Scenario]) -> LintReport:
+    report = LintReport()
+    known = clauses()
+    cited: set[str] = set()
+    for sc in corpus:
+        for cid in sc.clauses:
+            cited.add(cid)
+            if cid not in known:
+                report.problems.append(f"{sc.file}:{sc.line}: scenario {sc.id} cites unknown clause {cid}")
+    for cid in known:
+        if cid not in cited:
+            report.problems.append(f"clause {cid} ({known[cid].area}) is cited by no scenario")
+    engine = ReferenceEngine()
+    passing: list[Scenario] = []
+    for sc in corpus:
+        result = run_scenario(engine, sc)
+        if result.outcome != PASS:
+            first = result.text().splitlines()[1:3]
+            report.problems.append(
+                f"{sc.file}:{sc.line}: scenario {sc.id} does not pass on the reference engine: " + " / ".join(x.strip() for x in first)
+            )
+        else:
+            passing.append(sc)
+    _option_values(passing, report, engine)
+    return report
+
+
+def _option_values(corpus: Sequence[Scenario], report: LintReport, engine: ReferenceEngine) -> None:
+    registry = option_registry()
+    seen: dict[str, list[Any]] = defaultdict(list)
+    for rid in ruleset_ids():
+        for key, value in load_ruleset(rid).options.as_json().items():
+            seen[key].append(value)
+    for sc in corpus:
+        for key, value in sc.resolved_options.items():
+            seen[key].append(value)
+    for key, spec in registry.items():
+        universe = value_universe(spec, seen[key])
+        for value in universe:
+            holder = _find_changing_scenario(corpus, spec, value, universe, engine)
+            if holder is None:
+                report.unexercised.append((key, _value_key(value)))
+            else:
+                report.exercised[(key, _value_key(value))] = holder
+
+
+def _find_changing_scenario(
+    corpus: Sequence[Scenario], spec: OptionSpec, value: Any, universe: Sequence[Any], engine: ReferenceEngine
+) -> str | None:
+    related = set(spec.clauses)
+    candidates = [sc for sc in corpus if _matches(spec, sc.resolved_options[spec.id], value)]
+    # most telling first: scenarios that set the option, then those citing its clauses
+    candidates.sort(key=lambda sc: (spec.id not in sc.options, not related & set(sc.clauses)))
+    for sc in candidates:
+        if spec.id not in sc.options and not related & set(sc.clauses):
+            break  # a scenario that neither sets the option nor tests its clauses does not pin it
+        for other in _alternatives(spec, sc.resolved_options[spec.id], value, universe):
+            flipped = _flip(sc, spec.id, other)
+            if flipped is None:
+                continue
+            if run_scenario(engine, flipped).outcome != PASS:
+                return sc.id
+    return None
+
+
+def _flip(sc: Scenario, key: str, value: Any) -> Scenario | None:
+    """The scenario with one option changed, or None if that makes the ruleset inconsistent."""
+    try:
+        rs = load_ruleset(sc.ruleset).with_overrides({**sc.options, key: value}, "flip")
+    except InputError:
+        return None
+    return replace(sc, options={**sc.options, key: value}, resolved_options=rs.options.as_json())
+
+
+# ---------------------------------------------------------------------------------- coverage
+
+
+@dataclass
+class CoverageReport:
+    declared: dict[tuple[str, str, str], list[str]]  # (clause, ruleset, polarity) -> scenario ids
+    observed: dict[tuple[str, str], list[str]]  # (clause, ruleset) -> scenario ids whose trace shows it
+    silent: list[tuple[str, str]]  # (scenario id, cited positive clause that never fired)
+
+
+def observed_clauses(result: Result) -> set[str]:
+    out: set[str] = set()
+    for _, _, reply in result.transcript:
+        for event in reply.get("events", []) or []:
+            out.update(event.get("clauses", []))
+        settlement = reply.get("settlement")
+        if isinstance(settlement, dict):
+            out.update(settlement.get("clauses", []))
+        for score in reply.get("scores", []) or []:
+            if isinstance(score, dict):
+                out.update(score.get("clauses", []))
+    return out
+
+
+def coverage(corpus: Sequence[Scenario]) -> CoverageReport:
+    engine = ReferenceEngine()
+    declared: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    observed: dict[tuple[str, str], list[str]] = defaultdict(list)
+    silent: list[tuple[str, str]] = []
+    for sc in corpus:
+        result = run_scenario(engine, sc)
+        fired = observed_clauses(result)
+        for cid in sc.clauses:
+            declared[(cid, sc.ruleset, sc.polarity)].append(sc.id)
+            if cid in fired:
+                observed[(cid, sc.ruleset)].append(sc.id)
+            elif sc.polarity == "positive" and cid not in UNTRACED:
+                silent.append((sc.id, cid))
+    return CoverageReport(dict(declared), dict(observed), silent)
+
+
+#: clauses no event, score or settlement names: the deck and deal shape, the match, and the rules
+#: of legality and of when a decision is offered (shown by legal actions and rejections instead)
+UNTRACED = frozenset(
+    {
+        "R-DECK",
+        "R-CARD-IDS",
+        "R-PLAYERS",
+        "R-SHUFFLE",
+        "R-DEAL-ORDER",
+        "R-FIRST-DEALER",
+        "R-NEXT-DEALER",
+        "R-TURN-ORDER",
+        "R-TABLE-PAIR",
+        "R-BONUS-DECK",
+        "R-MATCH-ROUNDS",
+        "R-PC-SETUP",
+        "R-FREE-PLAY",
+        "R-TWO-MATCH-CHOICE",
+        "R-NO-BONUS-MATCH",
+        "R-GO-THRESHOLD",
+        "R-GO-RISE",
+        "R-GO-LAST",
+        "R-GO-MULTI",
+    }
+)
+
+
+def coverage_lines(report: CoverageReport) -> list[str]:
+    """Per clause: for each ruleset, positive/negative scenario counts, and whether the reference
+    engine's trace showed the clause (`*`); clauses without scenarios and silent citations last."""
+    lines = ["clause                  ruleset            +   -  traced"]
+    uncovered = []
+    for cid in clauses():
+        rulesets = sorted({k[1] for k in report.declared if k[0] == cid})
+        if not rulesets:
+            uncovered.append(cid)
+            continue
+        for i, rid in enumerate(rulesets):
+            pos = len(report.declared.get((cid, rid, "positive"), []))
+            neg = len(report.declared.get((cid, rid, "negative"), []))
+            traced = "n/a" if cid in UNTRACED else ("yes" if report.observed.get((cid, rid)) else "NO")
+            lines.append(f"{cid if i == 0 else '':23} {rid:18} {pos:>2}  {neg:>2}  {traced}")
+    for cid in uncovered:
+        lines.append(f"UNCOVERED {cid}: no scenario cites it")
+    for sid, cid in report.silent:
+        lines.append(f"SILENT {sid}: cites {cid}, which the reference engine's trace never reports for it")
+    n = len(clauses())
+    lines.append(f"{n - len(uncovered)} of {n} clauses cited; {len(report.silent)} silent citations")
+    return lines
+
+
+def coverage_markdown(report: CoverageReport) -> list[str]:
+    rulesets = ruleset_ids()
+    out = ["| clause | " + " | ".join(rulesets) + " |", "| --- | " + " | ".join("---" for _ in rulesets) + " |"]
+    for cid in clauses():
+        cells = []
+        for rid in rulesets:
+            pos = len(report.declared.get((cid, rid, "positive"), []))
+            neg = len(report.declared.get((cid, rid, "negative"), []))
+            cells.append(f"{pos}/{neg}" if pos or neg else "")
+        out.append(f"| `{cid}` | " + " | ".join(cells) + " |")
+    return out
