@@ -135,20 +135,24 @@ def _scenario_json(record: Record) -> Json:
     raw: Json = {"id": sc.id, "title": sc.title, "clauses": list(sc.clauses), "ruleset": sc.ruleset}
     if sc.options:
         raw["options"] = sc.options
-    raw["deal"] = {**sc.deal, "complete": False}
-    if sc.after_deal:
-        raw["after_deal"] = sc.after_deal
-    steps: list[Json] = []
-    for step in sc.steps:
-        item: Json = {"act": step.act}
-        if step.expect:
-            item["expect"] = step.expect
-        if step.reject:
-            item["reject"] = step.reject
-        steps.append(item)
-    raw["steps"] = steps
-    if sc.final:
-        raw["final"] = sc.final
+    rounds: list[Json] = []
+    for rnd in sc.rounds:
+        item: Json = {"deal": rnd.deal if "seed" in rnd.deal else {**rnd.deal, "complete": False}}
+        if rnd.after_deal:
+            item["after_deal"] = rnd.after_deal
+        item["steps"] = [
+            {"act": st.act, **({"expect": st.expect} if st.expect else {}), **({"reject": st.reject} if st.reject else {})}
+            for st in rnd.steps
+        ]
+        if rnd.final:
+            item["final"] = rnd.final
+        rounds.append(item)
+    if len(rounds) == 1:
+        raw.update(rounds[0])
+    else:
+        raw["rounds"] = rounds
+    if sc.match:
+        raw["match"] = sc.match
     return {"schema_version": 1, "scenarios": [raw]}
 
 

@@ -31,6 +31,16 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundSpec:
+    """One round of a scenario: its (completed) deal, steps and expectations."""
+
+    deal: Json
+    after_deal: Json | None
+    steps: tuple[Step, ...]
+    final: Json | None
+
+
+@dataclass(frozen=True, slots=True)
 class Scenario:
     """One scenario, with its deal already completed and its ruleset resolved."""
 
@@ -47,11 +57,17 @@ class Scenario:
     resolved_options: Json
     requires: tuple[str, ...]
     tags: tuple[str, ...]
-    deal: Json
-    after_deal: Json | None
-    steps: tuple[Step, ...]
-    final: Json | None
+    rounds: tuple[RoundSpec, ...]
+    match: Json | None
     generated: bool
+
+    @property
+    def deal(self) -> Json:
+        return self.rounds[0].deal
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(step for rnd in self.rounds for step in rnd.steps)
 
     def ruleset_json(self) -> Json:
         return {"id": self.ruleset, "options": self.resolved_options}
@@ -85,15 +101,14 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
         rs = rs.with_overrides(options, "options")
     except InputError as exc:
         raise InputError(located.where([*base, *_path_of(exc.where)]), exc.detail) from None
-    deal_raw = raw["deal"]
-    deal = complete_deal_json(deal_raw, rs.options) if deal_raw.get("complete", True) else normalized_deal_json(deal_raw)
-    try:
-        deal_from_json(deal, rs.options)
-    except InputError as exc:
-        raise InputError(located.where([*base, *_path_of(exc.where)]), exc.detail) from None
-    steps = tuple(
-        Step(k, s["act"], s.get("expect"), s.get("reject"), located.where([*base, "steps", k])) for k, s in enumerate(raw.get("steps", ()))
-    )
+    raw_rounds = raw.get("rounds", [raw])
+    rounds = []
+    for r, rraw in enumerate(raw_rounds):
+        at = [*base, "rounds", r] if "rounds" in raw else base
+        rounds.append(_round(located, at, rraw, rs))
+    requires = tuple(raw.get("requires", ()))
+    if any("seed" in rnd.deal for rnd in rounds) and "seeded_deal" not in requires:
+        requires = (*requires, "seeded_deal")
     return Scenario(
         id=raw["id"],
         title=raw["title"],
@@ -106,14 +121,30 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
         ruleset=rs.id,
         options=dict(options),
         resolved_options=rs.options.as_json(),
-        requires=tuple(raw.get("requires", ())),
+        requires=requires,
         tags=tuple(raw.get("tags", ())),
-        deal=deal,
-        after_deal=raw.get("after_deal"),
-        steps=steps,
-        final=raw.get("final"),
+        rounds=tuple(rounds),
+        match=raw.get("match"),
         generated=generated,
     )
+
+
+def _round(located: Located, at: list[str | int], raw: Json, rs: Any) -> RoundSpec:
+    deal_raw = raw["deal"]
+    if "seed" in deal_raw:
+        deal = dict(deal_raw)
+    elif deal_raw.get("complete", True):
+        deal = complete_deal_json(deal_raw, rs.options)
+    else:
+        deal = normalized_deal_json(deal_raw)
+    try:
+        deal_from_json(deal, rs.options)
+    except InputError as exc:
+        raise InputError(located.where([*at, *_path_of(exc.where)]), exc.detail) from None
+    steps = tuple(
+        Step(k, s["act"], s.get("expect"), s.get("reject"), located.where([*at, "steps", k])) for k, s in enumerate(raw.get("steps", ()))
+    )
+    return RoundSpec(deal, raw.get("after_deal"), steps, raw.get("final"))
 
 
 def default_root() -> Path:

@@ -109,6 +109,8 @@ class Deal:
             ]
         if self.nagari_streak:
             out["nagari_streak"] = self.nagari_streak
+        if self.carried_multiplier != 1:
+            out["carried_multiplier"] = self.carried_multiplier
         if self.turn:
             out["turn"] = self.turn
         if self.first_player is not None:
@@ -215,7 +217,12 @@ def complete_deal(
 
 def deal_from_json(raw: Mapping[str, Any], options: Options, where: str = "deal") -> Deal:
     """A Deal from its JSON form (protocol `new_game`, scenario files after completion); the
-    shape is schema-checked by the caller, the cards here (R-DEAL-SIZE does not apply)."""
+    shape is schema-checked by the caller, the cards here (R-DEAL-SIZE does not apply).
+
+    `{"seed": N}` (optionally with `dealer`) asks for a seeded deal instead (R-SHUFFLE): without a
+    dealer the first dealer is drawn first from the same generator (R-FIRST-DEALER)."""
+    if "seed" in raw:
+        return _seeded_from_json(raw, options, where)
     players_raw = raw.get("players")
     n = len(raw["hands"])
     states = None
@@ -246,6 +253,7 @@ def deal_from_json(raw: Mapping[str, Any], options: Options, where: str = "deal"
         stacks={int(s["month"]): s["owner"] for s in raw.get("stacks", ())},
         player_state=states,
         nagari_streak=int(raw.get("nagari_streak", 0)),
+        carried_multiplier=int(raw.get("carried_multiplier", 1)),
         turn=int(raw.get("turn", 0)),
         first_player=raw.get("first_player"),
     )
@@ -270,3 +278,27 @@ def normalized_deal_json(raw: Mapping[str, Any]) -> dict[str, Any]:
     out.setdefault("table", [])
     out.setdefault("stock", [])
     return out
+
+
+def _seeded_from_json(raw: Mapping[str, Any], options: Options, where: str) -> Deal:
+    from reference_impl._match import draw_first_dealer
+
+    seed = raw["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+        raise InputError(f"{where}.seed", f"expected an integer from 0 to 2^64 - 1, got {seed!r}")
+    rng = SplitMix64(seed)
+    dealer = raw.get("dealer")
+    if dealer is None:
+        dealer = draw_first_dealer(options, rng)
+    elif not isinstance(dealer, int) or not 0 <= dealer < options.players:
+        raise InputError(f"{where}.dealer", f"expected a seat from 0 to {options.players - 1}, got {dealer!r}")
+    d = seeded_deal(options, rng, dealer)
+    return Deal(
+        d.players,
+        d.dealer,
+        d.hands,
+        d.table,
+        d.stock,
+        nagari_streak=int(raw.get("nagari_streak", 0)),
+        carried_multiplier=int(raw.get("carried_multiplier", 1)),
+    )

@@ -35,7 +35,7 @@ class JsonEngine:
             "engine": {"name": "gostop-reference", "version": engine_version(), "language": "python"},
             "rulesets": ruleset_ids(),
             "options": {key: "all" for key in option_registry()},
-            "features": ["rule_trace"],
+            "features": ["rule_trace", "seeded_deal"],
         }
 
     def new_game(self, ruleset: Json, deal: Json) -> Json:
@@ -80,7 +80,9 @@ class JsonEngine:
         if rnd is None:
             return {"error": {"code": "no_game", "message": "no game in progress: send new_game first"}}
         scores = [rnd.score(seat).to_json() for seat in range(rnd.n)]
-        return {"scores": scores, "settlement": rnd.settlement.to_json() if rnd.settlement else None}
+        if rnd.settlement is None:
+            return {"scores": scores, "settlement": None}
+        return {"scores": scores, "settlement": rnd.settlement.to_json(), "next": rnd.next_round()}
 
     def close(self) -> None:
         self.round = None

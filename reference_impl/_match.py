@@ -74,24 +74,11 @@ class Match:
         self.records.append(rec)
         for seat, amount in enumerate(s.net):
             self.totals[seat] += amount
-        if s.kind == "redeal":
-            return rec
-        if s.kind == "nagari":
-            self.streak += 1
-            self.carried *= int(dict(s.detail).get("void_multiplier", 1))
-            if self.o.nagari_counts_as_round:
-                self.counted += 1
-            return rec
-        self.streak = 0
-        self.carried = 1
-        self.counted += 1
-        winner = s.winner
-        if winner is None:  # point-count: the best balance deals; ties: first in turn order from the dealer
-            n = len(s.net)
-            best = max(s.net)
-            winner = next(seat for seat in ((self.dealer + k) % n for k in range(n)) if s.net[seat] == best)
-        if winner is not None:
-            self.dealer = winner
+        nxt = rnd.next_round()
+        self.dealer = nxt["dealer"]
+        self.streak = nxt["nagari_streak"]
+        self.carried = nxt["carried_multiplier"]
+        self.counted += 1 if nxt["counts_as_round"] else 0
         return rec
 
     def winners(self) -> list[int]:

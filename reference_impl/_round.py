@@ -872,8 +872,8 @@ class Round:
             alloc = self._junk_duals(giver)
             eligible += [c for c in pile if c in alloc]
         unit_of = {c: (_CARDS[c].units if _CARDS[c].is_junk else 2) for c in eligible}
-        if o.steal_multi_when_no_single == "give_nothing":
-            eligible = [c for c in eligible if unit_of[c] == 1]
+        if o.steal_multi_when_no_single == "give_nothing" and not any(unit_of[c] == 1 for c in eligible):
+            eligible = []  # no single junk left: nothing is surrendered
         chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
         if not chosen:
             self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), to=taker, requested=units, units=0)
@@ -936,6 +936,31 @@ class Round:
             return
         clauses = ("R-NAGARI", "R-EXHAUST-AFTER-GO") if callers else ("R-NAGARI",)
         self._end(settle_void("nagari", self.n, clauses, void_multiplier(self._seats(), o)))
+
+    # ------------------------------------------------------------------ the next round
+
+    def next_round(self) -> dict[str, Any]:
+        """What this finished round hands to the next one (R-NEXT-DEALER, R-NAGARI-CARRY,
+        R-REDEAL, R-MATCH-ROUNDS): its dealer, the void-round streak and carried multiplier, and
+        whether this round counts toward match_rounds."""
+        s = self.settlement
+        assert s is not None, "the round is not over"
+        o = self.o
+        if s.kind == "redeal":
+            return {"dealer": self.dealer, "nagari_streak": self.streak, "carried_multiplier": self.carry_extra, "counts_as_round": False}
+        if s.kind == "nagari":
+            carried = self.carry_extra * int(dict(s.detail).get("void_multiplier", 1))
+            return {
+                "dealer": self.dealer,
+                "nagari_streak": self.streak + 1,
+                "carried_multiplier": carried,
+                "counts_as_round": o.nagari_counts_as_round,
+            }
+        winner = s.winner
+        if winner is None:  # point-count: the best balance deals; ties: first in turn order from the dealer
+            best = max(s.net)
+            winner = next(seat for seat in ((self.dealer + k) % self.n for k in range(self.n)) if s.net[seat] == best)
+        return {"dealer": winner, "nagari_streak": 0, "carried_multiplier": 1, "counts_as_round": True}
 
     # ------------------------------------------------------------------ state
 

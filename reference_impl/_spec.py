@@ -44,7 +44,7 @@ def validate(located: Located, schema_name: str) -> None:
         key=lambda e: (located.line_of(list(e.absolute_path)), e.validator != "additionalProperties", str(e.message)),
     )
     if errors:
-        err = errors[0]
+        err = _deepest(errors[0])
         message = err.message
         if err.validator == "pattern" and "double-junk" in str(err.validator_value):
             message = (
@@ -54,6 +54,13 @@ def validate(located: Located, schema_name: str) -> None:
         elif err.validator == "additionalProperties":
             message = f"{message}; see spec/schemas/{schema_name}.schema.json for the allowed fields"
         raise InputError(located.where(list(err.absolute_path)), f"{message} (schema {schema_name})")
+
+
+def _deepest(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """Inside oneOf/anyOf, the alternative that got furthest explains the mistake best."""
+    while err.context:
+        err = max(err.context, key=lambda e: (len(list(e.absolute_path)), e.validator != "required"))
+    return err
 
 
 def load_spec_file(relative: str, schema_name: str) -> Located:

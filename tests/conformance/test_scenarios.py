@@ -100,3 +100,67 @@ def test_expected_rejection_that_is_accepted_fails(tmp_path: Path) -> None:
     result = run_scenario(ReferenceEngine(), sc)
     assert result.outcome == "FAIL"
     assert "expected a rejection" in result.text()
+
+
+MATCH = """\
+schema_version: 1
+scenarios:
+  - id: demo-two-rounds
+    title: "a void round, then a decided one at double"
+    clauses: [R-NAGARI, R-NAGARI-CARRY]
+    ruleset: matgo-2p
+    rounds:
+      - deal:
+          hands: [[m01-junk-1], [m02-junk-1]]
+          table: [m03-junk-1]
+          stock: [m04-junk-1, m05-junk-1]
+        steps:
+          - act: {type: play, player: 0, card: m01-junk-1}
+          - act: {type: play, player: 1, card: m02-junk-1}
+        final: {settlement: {kind: nagari}}
+      - deal:
+          dealer: 0
+          nagari_streak: 1
+          hands: [[m09-junk-1], [m02-junk-1]]
+          table: [m03-junk-1]
+          stock: [m09-junk-2, m05-junk-1]
+          captured: [[m01-bright, m03-bright, m08-bright, m11-bright, m12-bright, m10-animal, m06-animal], [m12-ribbon]]
+        steps:
+          - act: {type: play, player: 0, card: m09-junk-1}
+          - act: {type: stop, player: 0}
+        # brights 15, carried x2 after one void round = 30; the loser has no bright: gwang-bak x2
+        final: {settlement: {kind: stop, winner: 0, points: 30, net: [60, -60]}}
+    match: {totals: [60, -60], counted_rounds: 1, over: false}
+"""
+
+
+def test_multi_round_scenario_checks_the_hand_over(tmp_path: Path) -> None:
+    [sc] = load_corpus(write(tmp_path, MATCH))
+    assert len(sc.rounds) == 2
+    assert run_scenario(ReferenceEngine(), sc).outcome == "PASS"
+    # a second deal that ignores the void round's carry is a mismatch
+    [bad] = load_corpus(write(tmp_path, MATCH.replace("nagari_streak: 1", "nagari_streak: 0")))
+    result = run_scenario(ReferenceEngine(), bad)
+    assert result.outcome == "FAIL"
+    assert "next round: nagari_streak" in result.text()
+
+
+def test_seeded_deal_requires_the_feature(tmp_path: Path) -> None:
+    text = GOOD.replace(
+        """    deal:
+      hands: [[m09-junk-1, m01-bright], [m02-junk-1]]
+      table: [m03-junk-1]
+      stock: [m09-junk-2]
+    steps:
+      - act: {type: play, player: 0, card: m09-junk-1}
+        expect:
+          captured: [[m09-junk-1, m09-junk-2], []]
+""",
+        """    deal: {seed: 1, dealer: 0}
+    after_deal:
+      stock_count: 20
+""",
+    )
+    [sc] = load_corpus(write(tmp_path, text))
+    assert "seeded_deal" in sc.requires
+    assert run_scenario(ReferenceEngine(), sc).outcome == "PASS"
