@@ -21,7 +21,7 @@ from conformance._runner import PASS, Result, run_scenario
 from conformance._scenarios import Scenario
 from reference_impl import InputError, load_ruleset, option_registry, ruleset_ids
 from reference_impl._clauses import clauses
-from reference_impl._rulesets import OptionSpec
+from reference_impl._rulesets import OptionSpec, deal_layouts
 
 Json = dict[str, Any]
 
@@ -142,12 +142,21 @@ def _find_changing_scenario(
 
 
 def _flip(sc: Scenario, key: str, value: Any) -> Scenario | None:
-    """The scenario with one option changed, or None if that makes the ruleset inconsistent."""
-    try:
-        rs = load_ruleset(sc.ruleset).with_overrides({**sc.options, key: value}, "flip")
-    except InputError:
-        return None
-    return replace(sc, options={**sc.options, key: value}, resolved_options=rs.options.as_json())
+    """The scenario with one option changed, or None if that makes the ruleset inconsistent.
+    A deal layout comes with its own packet orders (spec/deal.yaml), so a flipped layout takes
+    the first order it allows when the current one does not fit."""
+    changes: list[Json] = [{key: value}]
+    if key == "deal_layout":
+        layout = deal_layouts().get(str(value))
+        changes += [{key: value, "deal_packet_order": order} for order in (layout or {}).get("orders", {})]
+    for change in changes:
+        options = {**sc.options, **change}
+        try:
+            rs = load_ruleset(sc.ruleset).with_overrides(options, "flip")
+        except InputError:
+            continue
+        return replace(sc, options=options, resolved_options=rs.options.as_json())
+    return None
 
 
 # ---------------------------------------------------------------------------------- coverage
