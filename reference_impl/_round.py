@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from reference_impl._cards import BONUS, deck
-from reference_impl._deal import Deal, check_deal
+from reference_impl._deal import Deal, check_deal, deck_indices
 from reference_impl._events import Action, Event, Rejection
 from reference_impl._rulesets import Options, Ruleset
 from reference_impl._scoring import Breakdown, best_breakdown, dual_cards_in
@@ -107,6 +107,7 @@ class Round:
         self.credits = [s.skip_credits for s in states] if states else [0] * self.n
         self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
         self.moved: list[set[int]] = [{by_id[c].index for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
+        self.deck_set = frozenset(deck_indices(o))
         self.streak = deal.nagari_streak
         self.carry_extra = deal.carried_multiplier
         self.turn_no = deal.turn
@@ -149,6 +150,8 @@ class Round:
             settlement = with_side_payments(settlement, self.side_payments)
         self.settlement = settlement
         self.decision = NONE
+        if settlement.kind == "redeal":
+            self._emit("redeal", self.dealer, (), settlement.clauses, dealer=self.dealer)
         self._emit(
             "round_end", settlement.winner, (), ("R-ROUND-END", *settlement.clauses[:1]), outcome=settlement.kind, net=list(settlement.net)
         )
@@ -405,10 +408,12 @@ class Round:
         return self._flush()
 
     def _card(self, card_id: str | None) -> int:
-        try:
-            return deck().by_id[card_id or ""].index
-        except KeyError:
-            raise Rejection("unknown_card", f"{card_id!r} is not a card id of spec/deck.yaml") from None
+        card = deck().by_id.get(card_id or "")
+        if card is None:
+            raise Rejection("unknown_card", f"{card_id!r} is not a card id of spec/deck.yaml")
+        if card.index not in self.deck_set:
+            raise Rejection("unknown_card", f"{card_id} is not a card of this ruleset's deck (bonus_cards = {list(self.o.bonus_cards)})")
+        return card.index
 
     def _hand_card(self, card_id: str | None) -> int:
         c = self._card(card_id)
@@ -459,8 +464,8 @@ class Round:
         elif len(on) == 1:
             ctx = _Turn(seat, "pair", month, c, pair=[on[0]])
         else:
-            if take is None and equivalent(on[0], on[1]):
-                take = min(on)
+            if equivalent(on[0], on[1]):
+                take = min(on)  # R-TWO-MATCH-CHOICE: equivalent cards, the lower index, whatever was named
             ctx = _Turn(seat, "pair2", month, c, pair=sorted(on), hand_take=take)
         self._flip(ctx)
         self._resolve(ctx)
