@@ -13,7 +13,7 @@ from reference_impl._cards import BONUS, deck
 from reference_impl._deal import Deal, check_deal, deck_indices
 from reference_impl._events import Action, Event, Rejection
 from reference_impl._rulesets import Options, Ruleset
-from reference_impl._scoring import Breakdown, best_breakdown, dual_cards_in
+from reference_impl._scoring import Breakdown, best_base, best_breakdown, dual_cards_in
 from reference_impl._settlement import (
     Seat,
     Settlement,
@@ -260,7 +260,7 @@ class Round:
 
     def _go_eligible(self, seat: int) -> bool:
         """R-GO-THRESHOLD, R-GO-RISE."""
-        base = self.score(seat).base
+        base = best_base(self.captured[seat], self.o, self.moved[seat])
         if base < self.o.go_threshold:
             return False
         return self.gos[seat] == 0 or base > self.go_base[seat]
@@ -272,14 +272,18 @@ class Round:
     def _matching(self, seat: int) -> bool:
         return any(self.table[MONTH[c]] for c in self.hands[seat] if not IS_BONUS[c])
 
-    def _bomb_months(self, seat: int) -> list[int]:
+    def _month_counts(self, seat: int) -> list[int]:
+        counts = [0] * 13
+        for c in self.hands[seat]:
+            counts[MONTH[c]] += 1
+        return counts
+
+    def _bomb_months(self, seat: int, counts: list[int] | None = None) -> list[int]:
         """R-BOMB, R-BOMB-TWO: months the player may bomb now."""
         o = self.o
         if not o.bomb_enabled:
             return []
-        counts = [0] * 13
-        for c in self.hands[seat]:
-            counts[MONTH[c]] += 1
+        counts = counts or self._month_counts(seat)
         out = []
         for month in range(1, 13):
             on = len(self.table[month])
@@ -289,14 +293,12 @@ class Round:
                 out.append(month)
         return out
 
-    def _shake_months(self, seat: int) -> list[int]:
+    def _shake_months(self, seat: int, counts: list[int] | None = None) -> list[int]:
         """R-SHAKE, R-FOUR-IN-HAND-LATER: months with three or four cards in hand, not yet shaken."""
         o = self.o
         if not o.shake_enabled:
             return []
-        counts = [0] * 13
-        for c in self.hands[seat]:
-            counts[MONTH[c]] += 1
+        counts = counts or self._month_counts(seat)
         return [
             m
             for m in range(1, 13)
@@ -325,7 +327,10 @@ class Round:
             return self._forced_actions(seat, self.forced_card)
         ordinary = [c for c in hand if not IS_BONUS[c]]
         must = o.must_match_if_possible and self._matching(seat)
-        shake_with_play = set(self._shake_months(seat)) if o.shake_declaration == "with_triple_card_play" else set()
+        counts = self._month_counts(seat)
+        groups = max(counts) >= 2  # bombs and shakes need two or three cards of a month
+        shakes = self._shake_months(seat, counts) if groups else []
+        shake_with_play = set(shakes) if o.shake_declaration == "with_triple_card_play" else set()
         for c in ordinary:
             month = MONTH[c]
             on = self.table[month]
@@ -338,11 +343,12 @@ class Round:
                 out.append(Action("play", seat, card=_CARDS[c].id, take=take))
                 if month in shake_with_play:
                     out.append(Action("play", seat, card=_CARDS[c].id, take=take, shake=True))
-        out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat))
+        if groups:
+            out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
             out.append(Action("skip", seat))
         if o.shake_declaration == "any_own_turn_start":
-            out.extend(Action("shake", seat, month=m) for m in self._shake_months(seat))
+            out.extend(Action("shake", seat, month=m) for m in shakes)
         if self.stock or not ordinary:
             out.extend(Action("bonus", seat, card=_CARDS[c].id) for c in hand if IS_BONUS[c])
         out.extend(Action("chongtong", seat, month=m) for m in self._chongtong_months(seat))
@@ -619,7 +625,7 @@ class Round:
                 "go_not_allowed", "Go is not allowed: the caller has no later turn in this round (go_on_last_turn = forced_stop)"
             )
         self.gos[seat] += 1
-        self.go_base[seat] = self.score(seat).base
+        self.go_base[seat] = best_base(self.captured[seat], self.o, self.moved[seat])
         if self.first_go_turn[seat] is None:
             self.first_go_turn[seat] = self.turn_no
         self.last_go_turn[seat] = self.turn_no

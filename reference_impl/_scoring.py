@@ -4,7 +4,7 @@ R-SCORE-RIBBON, R-SCORE-DAN, R-SCORE-JUNK, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Final
 
@@ -38,7 +38,24 @@ class Breakdown:
     base: int
     winner_bonus: int
     dual_as_junk: tuple[str, ...]
-    clauses: tuple[str, ...] = ()
+    held: frozenset[int] = field(default=frozenset(), compare=False, repr=False)
+    options: Options | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The rule-hit trace of this score (computed on demand: it is off the hot path)."""
+        if self.options is None:
+            return ()
+        return _trace(
+            self.held,
+            self.brights,
+            self.animals,
+            self.ribbons,
+            self.junk_units,
+            self.options,
+            self.dans,
+            self.extra_points + self.winner_bonus,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,7 +142,8 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         base,
         winner_bonus,
         tuple(deck().ids(sorted(as_junk))),
-        _trace(held, brights, animals, ribbons, units, o, dans, extra_points + winner_bonus),
+        held,
+        o,
     )
 
 
@@ -179,6 +197,66 @@ def _extra_yaku(held: frozenset[int], as_junk: frozenset[int], o: Options, birds
     if "palssari" in extras and held >= PALSSARI:
         bonus += 8
     return birds, extra, bonus
+
+
+_KIND_CODE: Final = tuple({BRIGHT: 0, ANIMAL: 1, RIBBON: 2}.get(c.kind, 3) for c in deck().cards)
+_UNITS: Final = tuple(c.units for c in deck().cards)
+
+
+def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> int:
+    """`breakdown(pile, o, as_junk).base` without building the breakdown: the hot path of Go/Stop
+    eligibility (R-GO-THRESHOLD, R-GO-RISE). A property test keeps the two equal."""
+    if o.extra_yaku:
+        return breakdown(pile, o, as_junk).base
+    brights = animals = ribbons = units = 0
+    rain = False
+    kind_code = _KIND_CODE
+    for i in pile:
+        if as_junk and i in as_junk:
+            units += 2
+            continue
+        k = kind_code[i]
+        if k == 3:
+            units += _UNITS[i]
+        elif k == 1:
+            animals += 1
+        elif k == 2:
+            if i != DEC_RIBBON or o.dec_ribbon != "not_counted":
+                ribbons += 1
+        else:
+            brights += 1
+            rain = rain or i == RAIN_BRIGHT
+    if brights == 5:
+        base = o.bright_5
+    elif brights == 4:
+        base = o.bright_4_wet if rain else o.bright_4_dry
+    elif brights == 3:
+        base = o.bright_3_rain if rain else o.bright_3
+    else:
+        base = 0
+    if animals >= o.animal_threshold:
+        base += animals - o.animal_threshold + 1
+    if ribbons >= o.ribbon_threshold:
+        base += ribbons - o.ribbon_threshold + 1
+    if units >= o.junk_threshold:
+        base += units - o.junk_threshold + 1
+    if animals >= 3 or ribbons >= 3:
+        held = frozenset(pile)
+        if held >= GODORI:
+            base += o.godori_points
+        dans = sum(1 for members in DAN_SETS.values() if members <= held)
+        if o.dec_ribbon == "in_cho_set" and not DAN_SETS["cho"] <= held and len(CHO_WITH_DEC & held) >= 3:
+            dans += 1
+        base += o.dan_points * dans
+    return base
+
+
+def best_base(pile: Collection[int], o: Options, moved: Collection[int] = ()) -> int:
+    """The owner's base score under R-DUAL-ROLE (1), as `best_breakdown(...).base`."""
+    fixed = fixed_allocation(pile, o, moved)
+    if fixed is not None:
+        return base_score(pile, o, fixed)
+    return max(base_score(pile, o, alloc) for alloc in allocations(dual_cards_in(pile, o)))
 
 
 def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from reference_impl import deck
-from reference_impl._scoring import best_breakdown, breakdown, pc_card_points, pc_sets
+from reference_impl import deck, ruleset_ids
+from reference_impl._scoring import base_score, best_base, best_breakdown, breakdown, pc_card_points, pc_sets
 from tests.conftest import ruleset
 
 
@@ -97,3 +99,18 @@ def test_point_count_card_values_and_sets() -> None:
     assert pc_card_points(nov) == 20
     assert pc_sets(nov, o) == [("november", 40)]
     assert pc_card_points(range(48)) == 240
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True, database=None)
+@given(
+    pile=st.sets(st.integers(min_value=0, max_value=50)),
+    rid=st.sampled_from(sorted(ruleset_ids())),
+    dec=st.sampled_from(["ribbon_no_set", "not_counted", "in_cho_set"]),
+    cup_as_junk=st.booleans(),
+)
+def test_fast_base_score_equals_the_breakdown(pile: set[int], rid: str, dec: str, cup_as_junk: bool) -> None:
+    """base_score is the hot-path twin of breakdown(...).base (R-SCORE-SUM)."""
+    o = ruleset(rid, dec_ribbon=dec).options
+    as_junk = {32} & pile if cup_as_junk else set()
+    assert base_score(pile, o, as_junk) == breakdown(pile, o, as_junk).base
+    assert best_base(pile, o) == best_breakdown(pile, o).base
