@@ -1008,7 +1008,7 @@ class Round:
                 {
                     "gos": self.gos[s],
                     "go_base": self.go_base[s],
-                    "shaken": sorted(self.shaken[s]),
+                    "shaken_months": sorted(self.shaken[s]),
                     "bombs": [m for m, _ in self.bombs[s]],
                     "skip_credits": self.credits[s],
                     "ppeoks": self.ppeoks[s],

@@ -256,7 +256,8 @@ def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: 
         assert chosen is not None
         lines.append(LoserLine(seat, tuple(chosen[1]), chosen[0], chosen[0], False))
     # R-GO-MULTI: every losing Go-caller is liable; the earliest first Go bears pay_for_all
-    callers = [line for line in lines if seats[line.seat].gos > 0]
+    # an exempt loser (R-EMPTY-EXEMPT) is never liable: liability passes to the next caller, if any
+    callers = [line for line in lines if seats[line.seat].gos > 0 and not line.exempt]
     if o.go_bak_mode in ("pay_for_all", "pay_for_all_doubled") and callers:
         liable = min(callers, key=lambda line: (seats[line.seat].first_go_turn or 0, line.seat))
         total = sum(line.amount for line in lines) * (2 if o.go_bak_mode == "pay_for_all_doubled" else 1)
