@@ -141,14 +141,21 @@ def _find_changing_scenario(
     return None
 
 
+DEAL_SHAPE = frozenset({"players", "deal_layout", "deal_packet_order"})
+
+
 def _flip(sc: Scenario, key: str, value: Any) -> Scenario | None:
     """The scenario with one option changed, or None if that makes the ruleset inconsistent.
-    A deal layout comes with its own packet orders (spec/deal.yaml), so a flipped layout takes
-    the first order it allows when the current one does not fit."""
+    The player count, deal layout and packet order are flipped together into a combination that
+    spec/deal.yaml allows."""
     changes: list[Json] = [{key: value}]
-    if key == "deal_layout":
-        layout = deal_layouts().get(str(value))
-        changes += [{key: value, "deal_packet_order": order} for order in (layout or {}).get("orders", {})]
+    if key in DEAL_SHAPE:  # players, layout and packet order come in the combinations of spec/deal.yaml
+        changes += [
+            {"players": layout["players"], "deal_layout": lid, "deal_packet_order": order}
+            for lid, layout in deal_layouts().items()
+            for order in layout["orders"]
+            if {"players": layout["players"], "deal_layout": lid, "deal_packet_order": order}[key] == value
+        ]
     for change in changes:
         options = {**sc.options, **change}
         try:
