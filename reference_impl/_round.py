@@ -460,7 +460,7 @@ class Round:
         if a.shake:
             self._do_shake(seat, month)
         self.hands[seat].remove(c)
-        self._emit("play", seat, (c,), ("R-TURN",))
+        self._emit("play", seat, (c,), ("R-TURN", "R-MATCH"))
         if not on:
             ctx = _Turn(seat, "discard", month, c)
             on.append(c)
@@ -506,7 +506,7 @@ class Round:
         if o.bomb_compensation == "skip_credits_2" and (not two or o.two_card_bomb == "full_bomb"):
             credits = len(played) - 1
             self.credits[seat] += credits
-        self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP") if credits else clauses, month=month, skip_credits=credits)
+        self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP"), month=month, skip_credits=credits)
         self._flip(ctx)
         self._resolve(ctx)
 
@@ -569,7 +569,7 @@ class Round:
                 self.forced_card = r
         if self.o.bonus_steal:
             self.pending_steals.append(("bonus", self.o.bonus_steal, tuple(self._others(seat))))
-        self._emit("bonus", seat, (c,), ("R-BONUS-HAND",), source="hand", replacement=list(_ids(replacement)))
+        self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), source="hand", replacement=list(_ids(replacement)))
 
     def _check_forced(self, card: int | None) -> None:
         if self.forced_card is not None and card != self.forced_card:
@@ -664,7 +664,7 @@ class Round:
             c = self.stock.pop()
             if IS_BONUS[c]:
                 ctx.flip_bonus.append(c)
-                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP",), source="flip")
+                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), source="flip")
                 if self.o.bonus_steal:
                     self.pending_steals.append(("bonus", self.o.bonus_steal, tuple(self._others(ctx.actor))))
                 continue
@@ -847,6 +847,9 @@ class Round:
         if o.scoring_system == "gostop" and self._go_eligible(actor):
             self.decision = GO_STOP
             self.to_act = actor
+            forced = self._go_forced_stop(actor)
+            clauses = ("R-GO-WHEN", "R-GO-THRESHOLD") + (("R-GO-RISE",) if self.gos[actor] else ()) + (("R-GO-LAST",) if forced else ())
+            self._emit("go_stop_offered", actor, (), clauses, base=best_base(self.captured[actor], o, self.moved[actor]), stop_only=forced)
             return
         self._advance(actor)
 
@@ -887,7 +890,7 @@ class Round:
             eligible = []  # no single junk left: nothing is surrendered
         chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
         if not chosen:
-            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), to=taker, requested=units, units=0)
+            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", "R-EVENTS-STACK", *why), to=taker, requested=units, units=0)
             return
         for c in chosen:
             pile.remove(c)

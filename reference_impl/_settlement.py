@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from reference_impl._rulesets import Options
 from reference_impl._scoring import (
@@ -287,19 +287,25 @@ def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: 
         carry,
         points,
         win,
-        clauses=(
-            "R-SETTLE",
-            "R-GO-BONUS",
-            "R-SHAKE-BOMB-MULT",
-            "R-GWANG-BAK",
-            "R-PI-BAK",
-            "R-MEONG",
-            "R-GO-BAK",
-            "R-EMPTY-EXEMPT",
-            "R-NAGARI-CARRY",
-            "R-DUAL-ROLE",
-        ),
+        clauses=(*(("R-EXHAUST-AFTER-GO",) if kind == "last_go_caller_wins" else ()), *SETTLE_CLAUSES),
     )
+
+
+#: the clauses every Go-Stop settlement applies (each may change nothing in a given round)
+SETTLE_CLAUSES: Final = (
+    "R-SETTLE",
+    "R-GO-BONUS",
+    "R-GO-MULTI",
+    "R-SHAKE-BOMB-MULT",
+    "R-GWANG-BAK",
+    "R-PI-BAK",
+    "R-MEONG",
+    "R-GO-BAK",
+    "R-RIBBON-BAK",
+    "R-EMPTY-EXEMPT",
+    "R-NAGARI-CARRY",
+    "R-DUAL-ROLE",
+)
 
 
 def settle_point_count(piles: Sequence[Sequence[int]], o: Options) -> Settlement:
