@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: suite test lint typecheck check bench docs clean
+.PHONY: suite test lint corpus-lint typecheck check bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,13 @@ suite: $(STAMP)
 ## the whole test suite
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+## the corpus: every clause cited and traced, every option value exercised, every scenario passing
+corpus-lint: $(STAMP)
+	$(BIN)/gostop-conformance lint
+	mkdir -p reports
+	$(BIN)/gostop-conformance coverage > reports/coverage.txt || (cat reports/coverage.txt; exit 1)
+	tail -1 reports/coverage.txt
 
 lint: $(STAMP)
 	$(BIN)/ruff check reference_impl conformance tests benchmarks

@@ -460,7 +460,7 @@ class Round:
         if a.shake:
             self._do_shake(seat, month)
         self.hands[seat].remove(c)
-        self._emit("play", seat, (c,), ("R-TURN", "R-MATCH"))
+        self._emit("play", seat, (c,), ("R-TURN", "R-MATCH") + (("R-PC-PLAY",) if o.scoring_system == "point_count" else ()))
         if not on:
             ctx = _Turn(seat, "discard", month, c)
             on.append(c)
@@ -811,7 +811,10 @@ class Round:
         taken = ctx.captures + ctx.flip_bonus
         if taken:
             self.captured[actor] = sorted(self.captured[actor] + taken)
-            self._emit("capture", actor, sorted(taken), ("R-MATCH", *ctx.trace))
+            point_count = ("R-PC-PLAY",) if o.scoring_system == "point_count" else ()
+            if ctx.round_last or ctx.actor_last:
+                ctx.trace.append("R-FINAL-TURN")
+            self._emit("capture", actor, sorted(taken), ("R-MATCH", *point_count, *ctx.trace))
         self._check_sweep(ctx)
         first_turn = self.turns_taken[actor] == 0
         self.turns_taken[actor] += 1
@@ -829,18 +832,24 @@ class Round:
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last
         owed = [0] * self.n
         reasons: list[set[str]] = [set() for _ in range(self.n)]
+        requests = [0] * self.n
         for kind, units, payers in self.pending_steals:
             if final and kind in o.final_turn_exempt:
                 self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), reason=kind, units=units)
                 continue
             for p in payers:
                 owed[p] += units
+                requests[p] += 1
                 reasons[p].add(STEAL_CLAUSE[kind])
         self.pending_steals = []
         self.turn_bonus = []
         for payer in self._others(actor):
             if owed[payer]:
-                why = tuple(sorted(reasons[payer])) + (("R-FINAL-TURN",) if final else ())
+                why = (
+                    tuple(sorted(reasons[payer]))
+                    + (("R-EVENTS-STACK",) if requests[payer] > 1 else ())
+                    + (("R-FINAL-TURN",) if final else ())
+                )
                 self._surrender(payer, actor, owed[payer], why)
         self.last_actor = actor
         self.turn_no += 1
@@ -890,7 +899,7 @@ class Round:
             eligible = []  # no single junk left: nothing is surrendered
         chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
         if not chosen:
-            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", "R-EVENTS-STACK", *why), to=taker, requested=units, units=0)
+            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), to=taker, requested=units, units=0)
             return
         for c in chosen:
             pile.remove(c)
@@ -898,12 +907,11 @@ class Round:
         self.captured[taker] = sorted(self.captured[taker] + chosen)
         # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
         self.moved[taker].update(c for c in chosen if not _CARDS[c].is_junk)
-        stacked = ("R-EVENTS-STACK",) if len([c for c in why if c != "R-FINAL-TURN"]) > 1 else ()
         self._emit(
             "steal",
             giver,
             chosen,
-            ("R-STEAL", "R-STEAL-PAYERS", *stacked, *why),
+            ("R-STEAL", "R-STEAL-PAYERS", *why),
             to=taker,
             requested=units,
             units=sum(unit_of[c] for c in chosen),

@@ -325,5 +325,5 @@ def settle_point_count(piles: Sequence[Sequence[int]], o: Options) -> Settlement
                 net[seat] += amount
     detail = (("breakeven", breakeven), ("card_points", [pc_card_points(p) for p in piles]), ("sets", sets))
     return Settlement(
-        "point_count", None, tuple(net), tuple(payments), detail=detail, clauses=("R-PC-CARD-POINTS", "R-PC-GOAL", "R-PC-SETS")
+        "point_count", None, tuple(net), tuple(payments), detail=detail, clauses=("R-PC-CARD-POINTS", "R-PC-GOAL", "R-PC-SETS", "R-PC-END")
     )
