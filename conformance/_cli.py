@@ -15,6 +15,7 @@ from pathlib import Path
 from conformance._engine import EngineError
 from conformance._harness import engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
+from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
 from conformance._reporters import console_line, summary_lines, support_profile, write_jsonl, write_junit, write_markdown, write_reproducers
 from conformance._runner import PASS
 from conformance._scenarios import default_root, load_corpus, select
@@ -22,6 +23,7 @@ from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 from reference_impl._clauses import clauses
+from reference_impl._mutants import BY_NAME
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -57,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
     cov = sub.add_parser("coverage", help="clause x ruleset x polarity: declared by scenarios against observed in the rule-hit trace")
     cov.add_argument("--scenarios", type=Path, default=None)
     cov.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
+    mut = sub.add_parser("mutants", help="run the corpus against semantic mutants of the reference engine; report the kill rate")
+    mut.add_argument("--scenarios", type=Path, default=None)
+    mut.add_argument("--mutant", action="append", default=[], help="only this mutant (repeatable)")
+    mut.add_argument("--all-killers", action="store_true", help="list every killing scenario, not only the first")
+    mut.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
+    mut.add_argument("--min-kill-rate", type=float, default=0.0, help="fail when the kill rate is below this fraction")
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
 
@@ -76,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _lint(args)
         if args.command == "coverage":
             return _coverage(args)
+        if args.command == "mutants":
+            return _mutants(args)
         return _run(args)
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)
@@ -202,6 +212,20 @@ def _coverage(args: argparse.Namespace) -> int:
         args.markdown.write_text("\n".join(coverage_markdown(report)) + "\n", encoding="utf-8")
     uncovered = [cid for cid in clauses() if not any(k[0] == cid for k in report.declared)]
     return EXIT_OK if not uncovered and not report.silent else EXIT_FAIL
+
+
+def _mutants(args: argparse.Namespace) -> int:
+    corpus = load_corpus(args.scenarios or default_root())
+    unknown = [m for m in args.mutant if m not in BY_NAME]
+    if unknown:
+        raise InputError("--mutant", f"unknown mutant {unknown[0]!r}; expected one of {', '.join(BY_NAME)}")
+    results = run_mutants(corpus, args.mutant, all_killers=args.all_killers)
+    for line in report_lines(results):
+        print(line)
+    if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text("\n".join(report_markdown(results)) + "\n", encoding="utf-8")
+    return EXIT_OK if kill_rate(results) >= args.min_kill_rate else EXIT_FAIL
 
 
 def _progress(done: int, total: int) -> None:

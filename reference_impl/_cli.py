@@ -18,6 +18,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gostop-reference", description="The Go-Stop reference engine.")
     p.add_argument("--stdio", action="store_true", help="serve the engine protocol (spec/protocol/) on stdin/stdout")
+    p.add_argument("--mutant", default=None, help="with --stdio: serve a deliberately broken engine (see `gostop-reference mutants`)")
     sub = p.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a seeded match with random players and print every turn")
     play.add_argument("--ruleset", default="standard-3p", help="ruleset id (see `gostop-reference rulesets`)")
@@ -28,15 +29,24 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=int, default=1)
     check.add_argument("--ruleset", action="append", help="only these rulesets (repeatable)")
     sub.add_parser("rulesets", help="list the named rulesets")
+    sub.add_parser("mutants", help="list the semantic mutants that --stdio --mutant can serve")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.mutant is not None and not args.stdio:
+        parser.error("--mutant only works with --stdio")
     if args.stdio:
         from reference_impl._server import serve
 
+        if args.mutant is not None:
+            from reference_impl._mutants import BY_NAME, apply_for_process
+
+            if args.mutant not in BY_NAME:
+                parser.error(f"unknown mutant {args.mutant!r}; expected one of {', '.join(BY_NAME)}")
+            apply_for_process(args.mutant)
         return serve()
     if args.command is None:
         parser.error("a command (play, check, rulesets) or --stdio is required")
@@ -45,6 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             for rid in ruleset_ids():
                 rs = load_ruleset(rid)
                 print(f"{rid:18} {rs.title}")
+            return EXIT_OK
+        if args.command == "mutants":
+            from reference_impl._mutants import MUTANTS
+
+            for m in MUTANTS:
+                print(f"{m.name:30} {m.clause:20} {m.description}")
             return EXIT_OK
         if args.command == "play":
             return _play(args.ruleset, args.seed, args.rounds)

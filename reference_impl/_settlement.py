@@ -91,6 +91,10 @@ class Settlement:
         return out
 
 
+#: R-MEONG: the number of animals that makes a winner's meongtta (and meongbak_7_and_loser_zero)
+MEONGTTA_ANIMALS: Final = 7
+
+
 def go_points(gos: int, o: Options) -> int:
     """R-GO-BONUS: points added for `gos` Go calls. Under count_from_2 the multiplier replaces
     the added points from the second Go on (rules-matrix A-21: 7 -> 8, 14, 21, ...)."""
@@ -208,7 +212,7 @@ def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: O
         baks.append("ribbon_bak")
     # R-MEONG (loser-side variants)
     if (o.meong_mode in ("meongbak_loser_zero", "meongtta_and_meongbak") and win.animal_points > 0 and lose.animals == 0) or (
-        o.meong_mode == "meongbak_7_and_loser_zero" and win.animals >= 7 and lose.animals == 0
+        o.meong_mode == "meongbak_7_and_loser_zero" and win.animals >= MEONGTTA_ANIMALS and lose.animals == 0
     ):
         baks.append("meong_bak")
     return baks
@@ -234,7 +238,7 @@ def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: 
     gp = go_points(gos, o)
     gm = go_multiplier(gos, o)
     sbf = _shake_bomb_factor(winner, seats, o)
-    meongtta = 2 if o.meong_mode in ("meongtta_7_global", "meongtta_and_meongbak") and win.animals >= 7 else 1
+    meongtta = 2 if o.meong_mode in ("meongtta_7_global", "meongtta_and_meongbak") and win.animals >= MEONGTTA_ANIMALS else 1
     carry = carry_factor(streak, o) * extra
     points = (win.base + win.winner_bonus + gp) * gm * sbf * meongtta * carry
     lines: list[LoserLine] = []
