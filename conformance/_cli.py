@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from conformance._engine import EngineError
+from conformance._fuzz import fuzz, scenario_yaml
 from conformance._harness import engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
@@ -23,6 +25,7 @@ from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 from reference_impl._clauses import clauses
+from reference_impl._jsonapi import JsonEngine
 from reference_impl._mutants import BY_NAME
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -65,6 +68,15 @@ def _parser() -> argparse.ArgumentParser:
     mut.add_argument("--all-killers", action="store_true", help="list every killing scenario, not only the first")
     mut.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
     mut.add_argument("--min-kill-rate", type=float, default=0.0, help="fail when the kill rate is below this fraction")
+    fz = sub.add_parser("fuzz", help="differential fuzzing against the reference engine, shrinking the first divergences into scenarios")
+    fz.add_argument("--engine", required=True, help="engine command, as for run")
+    fz.add_argument("--games", type=int, default=1000, help="random rounds to play (default 1000)")
+    fz.add_argument("--seed", type=int, default=1, help="fuzzing seed; the same seed plays the same rounds")
+    fz.add_argument("--ruleset", action="append", default=[], help="only these rulesets (default: every ruleset the engine declares)")
+    fz.add_argument("--max-divergences", type=int, default=1, help="stop after this many divergences (default 1)")
+    fz.add_argument("--out", type=Path, default=Path("reports/fuzz"), help="where shrunk scenarios are written")
+    fz.add_argument("--no-shrink", action="store_true", help="write divergences as found")
+    fz.add_argument("--timeout", type=float, default=10.0)
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
 
@@ -86,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _coverage(args)
         if args.command == "mutants":
             return _mutants(args)
+        if args.command == "fuzz":
+            return _fuzz(args)
         return _run(args)
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)
@@ -226,6 +240,47 @@ def _mutants(args: argparse.Namespace) -> int:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text("\n".join(report_markdown(results)) + "\n", encoding="utf-8")
     return EXIT_OK if kill_rate(results) >= args.min_kill_rate else EXIT_FAIL
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    argv = shlex.split(args.engine)
+    if not argv:
+        raise InputError("--engine", "empty command")
+    engine = StdioEngine(argv, message_timeout=args.timeout)
+    try:
+        hello = engine.start()
+        declared = [r for r in ruleset_ids() if r in (hello.get("rulesets") or [])]
+        unknown = [r for r in args.ruleset if r not in ruleset_ids()]
+        if unknown:
+            raise InputError("--ruleset", f"unknown ruleset {unknown[0]!r}")
+        rulesets = args.ruleset or declared
+        if not rulesets:
+            raise InputError("--ruleset", "the engine declares no named ruleset; name one with --ruleset")
+        progress = _progress if sys.stderr.isatty() else None
+        start = time.perf_counter()
+        report = fuzz(engine, args.games, args.seed, rulesets, args.max_divergences, progress, not args.no_shrink)
+        seconds = time.perf_counter() - start
+    except EngineError as exc:
+        print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
+        return EXIT_FAIL
+    finally:
+        engine.close()
+    if progress:
+        print(file=sys.stderr)
+    reference = JsonEngine()
+    for case_seed, div in report.divergences:
+        args.out.mkdir(parents=True, exist_ok=True)
+        path = args.out / f"fuzz-{div.case.ruleset}-seed-{case_seed}.yaml"
+        path.write_text(scenario_yaml(div, case_seed, args.engine, reference), encoding="utf-8")
+        print(f"DIVERGENCE seed {case_seed} ({div.case.ruleset}, {len(div.case.choices)} actions): {div.what}")
+        print(f"  reference: {div.expected!r}"[:400])
+        print(f"  engine:    {div.actual!r}"[:400])
+        print(f"  clauses: {', '.join(div.clauses) or '-'}; scenario written to {path}")
+    rate = report.rounds / seconds if seconds else 0.0
+    print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.divergences)} divergences")
+    for clause, n in report.by_clause.most_common():
+        print(f"  {clause}: {n}")
+    return EXIT_FAIL if report.divergences else EXIT_OK
 
 
 def _progress(done: int, total: int) -> None:
