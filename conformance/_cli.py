@@ -18,6 +18,7 @@ from conformance._fuzz import fuzz, scenario_yaml
 from conformance._harness import engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
+from conformance._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
 from conformance._reporters import console_line, summary_lines, support_profile, write_jsonl, write_junit, write_markdown, write_reproducers
 from conformance._runner import PASS
 from conformance._scenarios import default_root, load_corpus, select
@@ -77,6 +78,14 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--out", type=Path, default=Path("reports/fuzz"), help="where shrunk scenarios are written")
     fz.add_argument("--no-shrink", action="store_true", help="write divergences as found")
     fz.add_argument("--timeout", type=float, default=10.0)
+    pf = sub.add_parser("perft", help="count a round's decision tree (spec/perft.yaml) and compare it with the published tables")
+    pf.add_argument("--deal", type=Path, required=True, help="a perft table file (scenarios/perft/*.yaml)")
+    pf.add_argument("--id", default=None, help="only this table of the file")
+    pf.add_argument("--depth", type=int, default=3, help="plies to count (default 3)")
+    pf.add_argument("--engine", default=None, help="engine command (default: the reference engine, natively)")
+    pf.add_argument("--divide", action="store_true", help="on a difference, walk down to the first differing subtree")
+    pf.add_argument("--write", action="store_true", help="recompute every table of the file to its own depth with the reference engine")
+    pf.add_argument("--timeout", type=float, default=10.0)
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
 
@@ -100,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _mutants(args)
         if args.command == "fuzz":
             return _fuzz(args)
+        if args.command == "perft":
+            return _perft(args)
         return _run(args)
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)
@@ -281,6 +292,52 @@ def _fuzz(args: argparse.Namespace) -> int:
     for clause, n in report.by_clause.most_common():
         print(f"  {clause}: {n}")
     return EXIT_FAIL if report.divergences else EXIT_OK
+
+
+def _perft(args: argparse.Namespace) -> int:
+    cases = [c for c in load_perft(args.deal) if args.id is None or c.id == args.id]
+    if not cases:
+        raise InputError("--id", f"no table {args.id!r} in {args.deal}")
+    if args.depth < 1:
+        raise InputError("--depth", f"expected a positive number, got {args.depth}")
+    engine = StdioEngine(shlex.split(args.engine), message_timeout=args.timeout) if args.engine else None
+    if args.write and engine is not None:
+        raise InputError("--write", "tables are written from the reference engine only; drop --engine")
+    status = EXIT_OK
+    written: list[tuple[PerftCase, list[dict[str, int]]]] = []
+    try:
+        for case in cases:
+            depth = case.depth if args.write else args.depth
+            start = time.perf_counter()
+            table = perft_engine(engine, case, depth) if engine is not None else reference_table(case, depth)
+            seconds = time.perf_counter() - start
+            nodes = sum(int(row["nodes"]) for row in table)
+            rate = nodes / seconds if seconds else 0.0
+            print(f"{case.id} ({case.ruleset}), depth {depth}: {nodes} nodes in {seconds:.2f}s ({rate:.0f} nodes/s)")
+            for ply, row in enumerate(table, 1):
+                expected = case.expected[ply - 1] if ply <= len(case.expected) else None
+                mark = (
+                    ""
+                    if expected is None
+                    else ("  ok" if all(row.get(k) == v for k, v in expected.items()) else f"  DIFFERS from {expected}")
+                )
+                print(f"  ply {ply}: " + " ".join(f"{k}={v}" for k, v in row.items() if v) + mark)
+                if mark.startswith("  DIFFERS"):
+                    status = EXIT_FAIL
+            if status and args.divide and engine is not None:
+                for line in divide_walk(engine, case, args.depth):
+                    print("  divide: " + line)
+            written.append((case, table))
+        if args.write:
+            write_perft(args.deal, written)
+            print(f"wrote {len(written)} tables to {args.deal}")
+    except EngineError as exc:
+        print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
+        return EXIT_FAIL
+    finally:
+        if engine is not None:
+            engine.close()
+    return status
 
 
 def _progress(done: int, total: int) -> None:

@@ -155,7 +155,7 @@ def default_root() -> Path:
 def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -> list[Scenario]:
     """Every scenario under `root`, sorted by file then position; ids must be unique and unretired."""
     root = root or default_root()
-    paths = sorted(files) if files is not None else sorted(p for p in root.rglob("*.yaml") if p.name != "retired.yaml")
+    paths = sorted(files) if files is not None else sorted(p for p in root.rglob("*.yaml") if _is_scenario_file(p, root))
     out: list[Scenario] = []
     seen: dict[str, str] = {}
     retired = _retired(root)
@@ -169,6 +169,16 @@ def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -
             seen[sc.id] = where
             out.append(sc)
     return out
+
+
+#: files under scenarios/ that are not scenario files: the retired ids and the perft tables
+NOT_SCENARIOS = ("retired.yaml",)
+NOT_SCENARIO_DIRS = ("perft",)
+
+
+def _is_scenario_file(path: Path, root: Path) -> bool:
+    rel = path.relative_to(root).parts
+    return path.name not in NOT_SCENARIOS and not (len(rel) > 1 and rel[0] in NOT_SCENARIO_DIRS)
 
 
 def _retired(root: Path) -> set[str]:

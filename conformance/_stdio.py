@@ -247,8 +247,8 @@ class StdioEngine:
         except subprocess.TimeoutExpired:
             return None
 
-    def _checked(self, cmd: str, payload: Json) -> Json:
-        reply = self._request(cmd, payload)
+    def _checked(self, cmd: str, payload: Json, timeout: float | None = None) -> Json:
+        reply = self._request(cmd, payload, timeout)
         if "error" in reply:
             err = reply["error"]
             raise EngineError("error", f"{cmd} failed: {err.get('code')}: {err.get('message')}")
@@ -270,6 +270,9 @@ class StdioEngine:
 
     def score(self) -> Json:
         return self._checked("score", {})
+
+    def perft(self, depth: int) -> Json:
+        return self._checked("perft", {"depth": depth}, timeout=max(self.message_timeout, 600.0))
 
 
 def _suite_version() -> str:

@@ -35,7 +35,7 @@ class JsonEngine:
             "engine": {"name": "gostop-reference", "version": engine_version(), "language": "python"},
             "rulesets": ruleset_ids(),
             "options": {key: "all" for key in option_registry()},
-            "features": ["rule_trace", "seeded_deal"],
+            "features": ["rule_trace", "seeded_deal", "perft"],
         }
 
     def new_game(self, ruleset: Json, deal: Json) -> Json:
@@ -83,6 +83,14 @@ class JsonEngine:
         if rnd.settlement is None:
             return {"scores": scores, "settlement": None}
         return {"scores": scores, "settlement": rnd.settlement.to_json(), "next": rnd.next_round()}
+
+    def perft(self, depth: int) -> Json:
+        """spec/perft.yaml from the current state (the game itself is left untouched)."""
+        from reference_impl._perft import perft
+
+        if self.round is None:
+            return {"error": {"code": "no_game", "message": "no game in progress: send new_game first"}}
+        return {"plies": perft(self.round, depth)}
 
     def close(self) -> None:
         self.round = None

@@ -6,7 +6,7 @@ docstrings and `_emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from reference_impl._cards import BONUS, deck
@@ -121,7 +121,6 @@ class Round:
         self.pending_steals: list[tuple[str, int, tuple[int, ...]]] = []
         self.table_at_start: list[int] = []
         self.last_actor = deal.dealer
-        self.log: list[Event] = []
         self._out: list[Event] = []
         first = deal.first_player
         if first is None:  # R-TURN-ORDER
@@ -132,10 +131,27 @@ class Round:
 
     # ------------------------------------------------------------------ plumbing
 
+    def clone(self) -> Round:
+        """An independent copy of the round in its current state (perft walks the tree with it)."""
+        new = object.__new__(Round)
+        d = dict(self.__dict__)
+        for key in ("hands", "table", "captured", "shaken", "shake_factors", "bombs"):
+            d[key] = [list(x) for x in d[key]]
+        for key in ("stock", "gos", "go_base", "first_go_turn", "last_go_turn", "credits", "ppeoks", "turns_taken",
+                    "side_payments", "pending_steals", "table_at_start", "turn_bonus"):
+            d[key] = list(d[key])
+        d["moved"] = [set(x) for x in d["moved"]]
+        d["stack_owner"] = dict(d["stack_owner"])
+        d["stack_bonus"] = {k: list(v) for k, v in d["stack_bonus"].items()}
+        ctx = d["ctx"]
+        if ctx is not None:
+            d["ctx"] = replace(ctx, pair=list(ctx.pair), flip_bonus=list(ctx.flip_bonus), captures=list(ctx.captures), trace=list(ctx.trace))
+        d["_out"] = []
+        new.__dict__.update(d)
+        return new
+
     def _emit(self, kind: str, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
-        event = Event(kind, player, _ids(cards), clauses, data)
-        self._out.append(event)
-        self.log.append(event)
+        self._out.append(Event(kind, player, _ids(cards), clauses, data))
 
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []

@@ -21,7 +21,7 @@ from reference_impl._yamlio import format_path
 Json = dict[str, Any]
 
 
-_BRANCH = {"hello": 0, "new_game": 1, "legal": 2, "score": 2, "bye": 2, "act": 3}
+_BRANCH = {"hello": 0, "new_game": 1, "legal": 2, "score": 2, "bye": 2, "act": 3, "perft": 4}
 
 
 @cache
@@ -62,6 +62,8 @@ def handle(engine: JsonEngine, message: Any) -> tuple[Json, bool]:
         reply = engine.act(message["action"])
     elif cmd == "score":
         reply = engine.score()
+    elif cmd == "perft":
+        reply = engine.perft(message["depth"])
     else:
         return {"seq": seq}, True
     return {"seq": seq, **reply}, False
