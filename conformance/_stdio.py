@@ -17,13 +17,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
-from functools import cache
 from typing import IO, Any, Final
 
 import jsonschema
 
 from conformance._engine import EngineError
-from reference_impl._spec import spec_dir
+from reference_impl._spec import protocol_check, protocol_validator
 from reference_impl._yamlio import format_path
 
 Json = dict[str, Any]
@@ -31,12 +30,6 @@ Json = dict[str, Any]
 _EOF: Final = object()
 _OVERSIZE: Final = object()
 CHUNK: Final = 1 << 16
-
-
-@cache
-def reply_validator(cmd: str) -> jsonschema.Draft202012Validator:
-    schema = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/reply_{cmd}"})
 
 
 def _read_lines(stream: IO[bytes], out: queue.Queue[object], max_line: int) -> None:
@@ -230,8 +223,8 @@ class StdioEngine:
             raise EngineError("protocol", f"the reply to {cmd} is not a JSON object")
         if reply.get("seq") != seq:
             raise EngineError("protocol", f"the reply to {cmd} carries seq {reply.get('seq')!r}, expected {seq}")
-        errors = list(reply_validator(cmd).iter_errors(reply))
-        if errors:
+        if not protocol_check(f"reply_{cmd}")(reply):
+            errors = list(protocol_validator(f"reply_{cmd}").iter_errors(reply))
             err = jsonschema.exceptions.best_match(errors)
             where = format_path(list(err.absolute_path)) or "(reply)"
             raise EngineError("protocol", f"the reply to {cmd} does not follow the protocol schema: {where}: {err.message}")

@@ -137,15 +137,29 @@ class Round:
         d = dict(self.__dict__)
         for key in ("hands", "table", "captured", "shaken", "shake_factors", "bombs"):
             d[key] = [list(x) for x in d[key]]
-        for key in ("stock", "gos", "go_base", "first_go_turn", "last_go_turn", "credits", "ppeoks", "turns_taken",
-                    "side_payments", "pending_steals", "table_at_start", "turn_bonus"):
+        for key in (
+            "stock",
+            "gos",
+            "go_base",
+            "first_go_turn",
+            "last_go_turn",
+            "credits",
+            "ppeoks",
+            "turns_taken",
+            "side_payments",
+            "pending_steals",
+            "table_at_start",
+            "turn_bonus",
+        ):
             d[key] = list(d[key])
         d["moved"] = [set(x) for x in d["moved"]]
         d["stack_owner"] = dict(d["stack_owner"])
         d["stack_bonus"] = {k: list(v) for k, v in d["stack_bonus"].items()}
         ctx = d["ctx"]
         if ctx is not None:
-            d["ctx"] = replace(ctx, pair=list(ctx.pair), flip_bonus=list(ctx.flip_bonus), captures=list(ctx.captures), trace=list(ctx.trace))
+            d["ctx"] = replace(
+                ctx, pair=list(ctx.pair), flip_bonus=list(ctx.flip_bonus), captures=list(ctx.captures), trace=list(ctx.trace)
+            )
         d["_out"] = []
         new.__dict__.update(d)
         return new

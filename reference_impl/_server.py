@@ -9,26 +9,18 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import cache
 from typing import IO, Any
 
 import jsonschema
 
 from reference_impl._jsonapi import JsonEngine
-from reference_impl._spec import spec_dir
+from reference_impl._spec import protocol_check, protocol_schema
 from reference_impl._yamlio import format_path
 
 Json = dict[str, Any]
 
 
 _BRANCH = {"hello": 0, "new_game": 1, "legal": 2, "score": 2, "bye": 2, "act": 3, "perft": 4}
-
-
-@cache
-def _branch_validator(index: int) -> jsonschema.Draft202012Validator:
-    schema = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
-    branch = schema["$defs"]["request"]["oneOf"][index]
-    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], **branch})
 
 
 def check_request(message: Any) -> str | None:
@@ -38,9 +30,12 @@ def check_request(message: Any) -> str | None:
     cmd = message.get("cmd")
     if cmd not in _BRANCH:
         return f"cmd: expected one of {', '.join(_BRANCH)}, got {cmd!r}"
-    errors = list(_branch_validator(_BRANCH[cmd]).iter_errors(message))
-    if not errors:
+    if protocol_check("request")(message):
         return None
+    branch = {"$defs": protocol_schema()["$defs"], **protocol_schema()["$defs"]["request"]["oneOf"][_BRANCH[cmd]]}
+    errors = list(jsonschema.Draft202012Validator(branch).iter_errors(message))
+    if not errors:
+        return "invalid request"
     err = jsonschema.exceptions.best_match(errors)
     return f"{format_path(list(err.absolute_path)) or '(message)'}: {err.message}"
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+import fastjsonschema
 import jsonschema
 
 from reference_impl._yamlio import InputError, Located, load_yaml
@@ -54,6 +56,34 @@ def validate(located: Located, schema_name: str) -> None:
         elif err.validator == "additionalProperties":
             message = f"{message}; see spec/schemas/{schema_name}.schema.json for the allowed fields"
         raise InputError(located.where(list(err.absolute_path)), f"{message} (schema {schema_name})")
+
+
+@cache
+def protocol_schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+@cache
+def protocol_validator(definition: str) -> jsonschema.Draft202012Validator:
+    """The full validator of one protocol definition: slow, used to explain what is wrong."""
+    return jsonschema.Draft202012Validator({"$defs": protocol_schema()["$defs"], "$ref": f"#/$defs/{definition}"})
+
+
+@cache
+def protocol_check(definition: str) -> Callable[[Any], bool]:
+    """A compiled check of one protocol definition for the hot path of every message (about ten
+    times faster than the general validator); on failure, `protocol_validator` says why."""
+    compiled = fastjsonschema.compile({"$defs": protocol_schema()["$defs"], "$ref": f"#/$defs/{definition}"})
+
+    def check(instance: Any) -> bool:
+        try:
+            compiled(instance)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+    return check
 
 
 def _deepest(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
