@@ -49,26 +49,24 @@ def _options(change: Callable[[Options], dict[str, Any]]) -> Callable[[], list[P
     return patches
 
 
-def _drop_steal(kind: str) -> Callable[[], list[Patch]]:
-    def patches() -> list[Patch]:
-        original = round_mod.Round._request
-
-        def request(self: round_mod.Round, k: str, units: int, actor: int, payers: tuple[int, ...] | None = None) -> None:
-            if k != kind:
-                original(self, k, units, actor, payers)
-
-        return [(round_mod.Round, "_request", request)]
-
-    return patches
-
-
-def _next_player_pays_only() -> list[Patch]:
+def _wrap_request(rewrite: Callable[[round_mod.Round, str, int, int, tuple[int, ...] | None], tuple[int, ...] | None]) -> list[Patch]:
+    """Patch Round._request: `rewrite` returns the payers to use, or None to drop the request."""
     original = round_mod.Round._request
 
     def request(self: round_mod.Round, k: str, units: int, actor: int, payers: tuple[int, ...] | None = None) -> None:
-        original(self, k, units, actor, ((actor + 1) % self.n,))
+        new = rewrite(self, k, units, actor, payers)
+        if new is not None:
+            original(self, k, units, actor, new)
 
     return [(round_mod.Round, "_request", request)]
+
+
+def _drop_steal(kind: str) -> Callable[[], list[Patch]]:
+    return lambda: _wrap_request(lambda rnd, k, units, actor, payers: None if k == kind else (payers or tuple(rnd._others(actor))))
+
+
+def _next_player_pays_only() -> list[Patch]:
+    return _wrap_request(lambda rnd, k, units, actor, payers: ((actor + 1) % rnd.n,))
 
 
 def _linear_go() -> list[Patch]:

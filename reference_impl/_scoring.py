@@ -100,15 +100,7 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         else:
             units += c.units
             junk_cards += 1
-    # R-SCORE-BRIGHT
-    if brights == 5:
-        bright_points = o.bright_5
-    elif brights == 4:
-        bright_points = o.bright_4_wet if rain else o.bright_4_dry
-    elif brights == 3:
-        bright_points = o.bright_3_rain if rain else o.bright_3
-    else:
-        bright_points = 0
+    bright_points = _bright_points(brights, rain, o)
     # R-SCORE-ANIMAL, R-SCORE-GODORI: the godori birds count only while they count as animals.
     animal_points = max(0, animals - o.animal_threshold + 1)
     held = frozenset(pile)
@@ -145,6 +137,17 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         held,
         o,
     )
+
+
+def _bright_points(brights: int, rain: bool, o: Options) -> int:
+    """R-SCORE-BRIGHT: 3 (2 with the rain bright), 4 (wet or dry), 5 brights."""
+    if brights == 5:
+        return o.bright_5
+    if brights == 4:
+        return o.bright_4_wet if rain else o.bright_4_dry
+    if brights == 3:
+        return o.bright_3_rain if rain else o.bright_3
+    return 0
 
 
 def _trace(
@@ -226,14 +229,7 @@ def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ())
         else:
             brights += 1
             rain = rain or i == RAIN_BRIGHT
-    if brights == 5:
-        base = o.bright_5
-    elif brights == 4:
-        base = o.bright_4_wet if rain else o.bright_4_dry
-    elif brights == 3:
-        base = o.bright_3_rain if rain else o.bright_3
-    else:
-        base = 0
+    base = _bright_points(brights, rain, o)
     if animals >= o.animal_threshold:
         base += animals - o.animal_threshold + 1
     if ribbons >= o.ribbon_threshold:
