@@ -36,6 +36,7 @@ _CARDS = deck().cards
 MONTH: Final = tuple(c.month for c in _CARDS)
 IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
 _CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
+CARD_ID: Final = tuple(c.id for c in _CARDS)
 
 STEAL_CLAUSE: Final = {
     "jjok": "R-JJOK",
@@ -48,7 +49,7 @@ STEAL_CLAUSE: Final = {
 
 
 def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(_CARDS[i].id for i in cards)
+    return tuple(CARD_ID[i] for i in cards)
 
 
 def equivalent(a: int, b: int) -> bool:
@@ -361,18 +362,22 @@ class Round:
         groups = max(counts) >= 2  # bombs and shakes need two or three cards of a month
         shakes = self._shake_months(seat, counts) if groups else []
         shake_with_play = set(shakes) if o.shake_declaration == "with_triple_card_play" else set()
+        at_play = o.two_match_choice_timing == "at_play"
+        table, stacks = self.table, self.stack_owner
         for c in ordinary:
             month = MONTH[c]
-            on = self.table[month]
+            on = table[month]
             if must and not on:
                 continue
-            variants: list[str | None] = [None]
-            if len(on) == 2 and month not in self.stack_owner and not equivalent(on[0], on[1]) and o.two_match_choice_timing == "at_play":
-                variants = [_CARDS[t].id for t in sorted(on)]
-            for take in variants:
-                out.append(Action("play", seat, card=_CARDS[c].id, take=take))
+            cid = CARD_ID[c]
+            if len(on) == 2 and at_play and month not in stacks and not equivalent(on[0], on[1]):
+                takes: list[str | None] = [CARD_ID[t] for t in sorted(on)]
+            else:
+                takes = [None]
+            for take in takes:
+                out.append(Action("play", seat, cid, take))
                 if month in shake_with_play:
-                    out.append(Action("play", seat, card=_CARDS[c].id, take=take, shake=True))
+                    out.append(Action("play", seat, cid, take, None, True))
         if groups:
             out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):

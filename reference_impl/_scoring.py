@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
 from typing import Any, Final
 
@@ -252,13 +253,21 @@ def best_base(pile: Collection[int], o: Options, moved: Collection[int] = ()) ->
     fixed = fixed_allocation(pile, o, moved)
     if fixed is not None:
         return base_score(pile, o, fixed)
-    return max(base_score(pile, o, alloc) for alloc in allocations(dual_cards_in(pile, o)))
+    duals = dual_cards_in(pile, o)
+    if not duals:
+        return base_score(pile, o)
+    return max(base_score(pile, o, alloc) for alloc in allocations(duals))
 
 
 def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:
-    by_id = deck().by_id
-    dual = {by_id[c].index for c in o.dual_role_cards}
+    dual = _dual_indices(o.dual_role_cards)
     return sorted(i for i in pile if i in dual)
+
+
+@cache
+def _dual_indices(card_ids: frozenset[str]) -> frozenset[int]:
+    by_id = deck().by_id
+    return frozenset(by_id[c].index for c in card_ids)
 
 
 def allocations(dual: list[int]) -> Iterator[frozenset[int]]:
