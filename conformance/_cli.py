@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("--report-dir", type=Path, default=Path("reports"), help="where report.jsonl, junit.xml, summary.md and repro/ go")
     run_p.add_argument("--no-reports", action="store_true", help="write no report files")
     run_p.add_argument("--timing", action="store_true", help="add wall-clock time to the reports (they are byte-identical without it)")
+    run_p.add_argument("--check-determinism", action="store_true", help="run every passing scenario twice and compare the replies")
     run_p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the summary")
     smoke = sub.add_parser("smoke", help="check an engine adapter: handshake, card ids, one capture, one rejection")
     smoke.add_argument("--engine", required=True, help="engine command, as for run")
@@ -165,6 +166,7 @@ def _run(args: argparse.Namespace) -> int:
             command=argv,
             selection=selection,
             progress=progress,
+            check_determinism=args.check_determinism,
         )
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance._compare import Mismatch
 from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._runner import PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, unsupported_reason
 from conformance._scenarios import Scenario
@@ -176,8 +177,11 @@ def run(
     command: list[str] | None = None,
     selection: Json | None = None,
     progress: Callable[[int, int], None] | None = None,
+    check_determinism: bool = False,
 ) -> RunReport:
-    """Run `scenarios` on `jobs` engines; records come back in scenario order, whatever the timing."""
+    """Run `scenarios` on `jobs` engines; records come back in scenario order, whatever the timing.
+    An interrupt (Ctrl-C) stops the run after the scenarios in flight: the report says what did
+    not run, and is still written."""
     ledger = ledger or {}
     start = time.perf_counter()
     first = factory()
@@ -185,27 +189,33 @@ def run(
     engines = [first] + [factory() for _ in range(max(1, jobs) - 1)]
     records: list[Record | None] = [None] * len(scenarios)
     lock = threading.Lock()
+    stop = threading.Event()
     done = 0
     next_index = 0
 
     def worker(engine: Engine) -> None:
         nonlocal done, next_index
-        while True:
+        while not stop.is_set():
             with lock:
                 if next_index >= len(scenarios):
                     return
                 i = next_index
                 next_index += 1
-            records[i] = _one(engine, scenarios[i], hello, ledger)
+            records[i] = _one(engine, scenarios[i], hello, ledger, check_determinism)
             with lock:
                 done += 1
                 if progress:
                     progress(done, len(scenarios))
 
+    pool = ThreadPoolExecutor(max_workers=len(engines))
     try:
-        with ThreadPoolExecutor(max_workers=len(engines)) as pool:
-            list(pool.map(worker, engines))
+        futures = [pool.submit(worker, engine) for engine in engines]
+        for future in futures:
+            future.result()
+    except KeyboardInterrupt:
+        stop.set()
     finally:
+        pool.shutdown(wait=True)
         for engine in engines:
             engine.close()
     complete = all(r is not None for r in records)
@@ -215,7 +225,23 @@ def run(
     return RunReport(label, command, hello, final, stale, strict, complete, time.perf_counter() - start, selection or {})
 
 
-def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailure]) -> Record:
+def _replayed(engine: Engine, sc: Scenario, result: Result) -> Result:
+    """The determinism check: the same scenario again must give the same replies."""
+    again = run_scenario(engine, sc)
+    first, second = result.transcript, again.transcript
+    if first == second:
+        return result
+    k = next((i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b), min(len(first), len(second)))
+    expected = first[k][2] if k < len(first) else "no further message"
+    actual = second[k][2] if k < len(second) else "no further message"
+    kind = (first[k] if k < len(first) else second[k])[0]
+    problem = Mismatch(
+        f"{sc.id} replayed", "determinism", expected, actual, f"the same scenario got another reply to {kind} the second time"
+    )
+    return Result(sc.id, "FAIL", (problem,), None, result.steps_run, result.transcript)
+
+
+def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailure], check_determinism: bool = False) -> Record:
     reason = unsupported_reason(sc, hello)
     if reason is not None:
         return Record(sc, UNSUPPORTED, reason=reason)
@@ -225,6 +251,8 @@ def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailu
             engine.start()
         mark = len(engine.transcript) if isinstance(engine, StdioEngine) else 0
         result = run_scenario(engine, sc)
+        if check_determinism and result.outcome == PASS:
+            result = _replayed(engine, sc, result)
     except EngineError as exc:  # the restart itself failed
         result = Result(sc.id, {"crash": "CRASH", "timeout": "TIMEOUT"}.get(exc.kind, "PROTOCOL"), error=exc.message)
     record = Record(sc, result.outcome, result)

@@ -105,3 +105,28 @@ def test_handshake_failure_exit_code(root: Path) -> None:
 def test_usage_errors(root: Path) -> None:
     assert cli("--scenarios", str(root), "--id", "nothing-like-this") == 2
     assert cli("--scenarios", str(root), "--engine", "   ") == 2
+
+
+def test_determinism_check(root: Path) -> None:
+    assert cli("--scenarios", str(root), "--check-determinism", "--no-reports") == 0
+    engine = f"{sys.executable} {FAKE} nondeterministic"
+    assert cli("--scenarios", str(root), "--engine", engine, "--check-determinism", "--no-reports") == 1
+
+
+def test_interrupted_run_still_writes_its_report(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import conformance._harness as harness
+
+    real = harness._one
+    calls = {"n": 0}
+
+    def interrupt_on_second(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(harness, "_one", interrupt_on_second)
+    out = tmp_path / "r"
+    assert cli("--scenarios", str(root), "--report-dir", str(out)) == 1
+    footer = json.loads((out / "report.jsonl").read_text().splitlines()[-1])
+    assert footer["complete"] is False and footer["counts"].get("NOT_RUN", 0) >= 1

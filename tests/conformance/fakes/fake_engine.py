@@ -28,6 +28,7 @@ def main() -> int:
         time.sleep(float(sys.argv[2]) if len(sys.argv) > 2 else 3.0)
     engine = JsonEngine()
     triggered = False
+    games = 0
     for line in sys.stdin:
         message = json.loads(line)
         cmd = message.get("cmd")
@@ -43,7 +44,10 @@ def main() -> int:
             print(json.dumps(reply), flush=True)
             continue
         if cmd == "new_game":
+            games += 1
             triggered = TRIGGER in message["deal"]["hands"][0]
+            if mode == "nondeterministic" and games % 2 == 0:  # every second game forgets the jjok steal
+                message["ruleset"]["options"]["jjok_steal"] = 0
             if mode == "liar" and triggered:
                 print(json.dumps({"seq": message["seq"], "error": {"code": "unsupported", "message": "I lied in hello"}}), flush=True)
                 continue
