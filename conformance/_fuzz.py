@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from conformance._engine import Engine, EngineError
-from reference_impl import SplitMix64, load_ruleset, seeded_deal
+from reference_impl import InputError, SplitMix64, load_ruleset, option_registry, seeded_deal
 from reference_impl._jsonapi import JsonEngine, engine_version
 
 Json = dict[str, Any]
@@ -29,6 +29,11 @@ class Case:
     ruleset: str
     deal: Json
     choices: list[int]
+    options: Json = field(default_factory=dict)  # overrides of the ruleset's option values
+
+    def ruleset_json(self) -> Json:
+        rs = load_ruleset(self.ruleset).with_overrides(self.options, "fuzz")
+        return {"id": rs.id, "options": rs.options.as_json()}
 
 
 @dataclass
@@ -87,8 +92,7 @@ def _compare(step: int, ref: Json, got: Json, what: str) -> tuple[str, Any, Any]
 def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence | None:
     """Replay `case` on both engines; the first difference, or None. Choices beyond the legal
     list wrap around (so that shrinking can change earlier choices freely)."""
-    rs = load_ruleset(case.ruleset)
-    ruleset = {"id": rs.id, "options": rs.options.as_json()}
+    ruleset = case.ruleset_json()
     ref = reference.new_game(ruleset, case.deal)
     got = engine.new_game(ruleset, case.deal)
     diff = _compare(-1, ref, got, "after the deal")
@@ -116,9 +120,11 @@ def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence |
         played += 1
         diff = _compare(i, ref, got, f"after action {i + 1}")
         if diff:
-            return Divergence(Case(case.ruleset, case.deal, case.choices[: i + 1]), i, *diff, _trace(ref), ref.get("events", []))
+            return Divergence(
+                Case(case.ruleset, case.deal, case.choices[: i + 1], case.options), i, *diff, _trace(ref), ref.get("events", [])
+            )
     if reference.legal().get("decision") == "none":
-        case = Case(case.ruleset, case.deal, case.choices[:played])
+        case = Case(case.ruleset, case.deal, case.choices[:played], case.options)
         sr, sg = reference.score(), engine.score()
         settle_r = {k: (sr.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
         settle_g = {k: (sg.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
@@ -138,23 +144,54 @@ def _trace(reply: Json) -> list[str]:
     return seen
 
 
-def random_case(seed: int, rulesets: Sequence[str]) -> Case:
-    """A whole random round: ruleset, deal and choices, all from `seed`."""
+#: options a fuzz case may flip: those whose values are a small closed set
+FLIPPABLE = ("bool", "enum")
+
+
+def random_case(seed: int, rulesets: Sequence[str], support: Json | None = None) -> Case:
+    """A whole random round: ruleset, up to two option values the engine declares, the deal and
+    the choices, all from `seed`."""
     rng = SplitMix64(seed)
     rid = rulesets[rng.below(len(rulesets))]
     rs = load_ruleset(rid)
-    deal = seeded_deal(rs.options, rng, dealer=rng.below(rs.options.players)).to_json()
-    return Case(rid, deal, [rng.below(1 << 16) for _ in range(200)])
+    overrides: Json = {}
+    registry = option_registry()
+    candidates = [k for k, spec in registry.items() if spec.type in FLIPPABLE and k not in NOT_FUZZED]
+    for _ in range(rng.below(3)):
+        key = candidates[rng.below(len(candidates))]
+        spec = registry[key]
+        values = [False, True] if spec.type == "bool" else list(spec.values)
+        value = values[rng.below(len(values))]
+        declared = "all" if support is None else support.get(key)
+        if declared != "all" and not (isinstance(declared, list) and value in declared):
+            continue
+        try:
+            rs.with_overrides({**overrides, key: value}, "fuzz")
+        except InputError:
+            continue
+        overrides[key] = value
+    options = rs.with_overrides(overrides, "fuzz").options
+    deal = seeded_deal(options, rng, dealer=rng.below(options.players)).to_json()
+    return Case(rid, deal, [rng.below(1 << 16) for _ in range(200)], overrides)
+
+
+#: options that change the deck or the deal's shape: a case keeps the ruleset's
+NOT_FUZZED = frozenset({"scoring_system", "players", "deal_layout", "deal_packet_order", "first_dealer"})
 
 
 def shrink(div: Divergence, engine: Engine, reference: JsonEngine) -> Divergence:
     """Greedy shrinking: each choice toward the first legal one, then canonical order for the
     stock cards never turned up; a change is kept when the engines still diverge."""
     best = div
+    for key in list(best.case.options):  # options back to the ruleset's values, one at a time
+        options = {k: v for k, v in best.case.options.items() if k != key}
+        found = play_case(Case(best.case.ruleset, best.case.deal, best.case.choices, options), engine, reference)
+        if found is not None:
+            best = found
     i = 0
     while i < len(best.case.choices):
         if best.case.choices[i] != 0:
-            trial = Case(best.case.ruleset, best.case.deal, [*best.case.choices[:i], 0, *best.case.choices[i + 1 :]])
+            trial = Case(best.case.ruleset, best.case.deal, [*best.case.choices[:i], 0, *best.case.choices[i + 1 :]], best.case.options)
             found = play_case(trial, engine, reference)
             if found is not None:
                 best = found
@@ -164,7 +201,7 @@ def shrink(div: Divergence, engine: Engine, reference: JsonEngine) -> Divergence
     tail = sorted(stock[reached:], key=_card_index)
     if tail != stock[reached:]:
         deal = {**best.case.deal, "stock": stock[:reached] + tail}
-        found = play_case(Case(best.case.ruleset, deal, best.case.choices), engine, reference)
+        found = play_case(Case(best.case.ruleset, deal, best.case.choices, best.case.options), engine, reference)
         if found is not None:
             best = found
     return best
@@ -178,8 +215,7 @@ def _card_index(card: str) -> int:
 
 def _stock_reached(div: Divergence, reference: JsonEngine) -> int:
     """How many stock cards the case turns up (the rest can be in any order)."""
-    rs = load_ruleset(div.case.ruleset)
-    reply = reference.new_game({"id": rs.id, "options": rs.options.as_json()}, div.case.deal)
+    reply = reference.new_game(div.case.ruleset_json(), div.case.deal)
     start = len(reply["state"]["stock"])
     left = start
     for choice in div.case.choices:
@@ -195,8 +231,7 @@ def _stock_reached(div: Divergence, reference: JsonEngine) -> int:
 def scenario_yaml(div: Divergence, seed: int, engine_label: str, reference: JsonEngine) -> str:
     """A ready-to-review scenario: the case's actions, and at the divergent step what the
     reference engine reported (which a reviewer must check against the rules before committing)."""
-    rs = load_ruleset(div.case.ruleset)
-    reply = reference.new_game({"id": rs.id, "options": rs.options.as_json()}, div.case.deal)
+    reply = reference.new_game(div.case.ruleset_json(), div.case.deal)
     steps: list[Json] = []
     for i, choice in enumerate(div.case.choices):
         legal = reference.legal()
@@ -229,6 +264,7 @@ def scenario_yaml(div: Divergence, seed: int, engine_label: str, reference: Json
         "clauses": div.clauses or ["R-TURN"],
         "tags": ["fuzz", "needs-review"],
         "ruleset": div.case.ruleset,
+        **({"options": div.case.options} if div.case.options else {}),
         "deal": {**div.case.deal, "complete": False},
         "steps": steps,
     }
