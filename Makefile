@@ -43,3 +43,12 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+## the documentation site: every page about the rules, cards, options, rulesets, scenarios and the
+## protocol is generated at build time from spec/ and scenarios/ (mkdocs hook docs/_build/hooks.py)
+.PHONY: docs-serve
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve

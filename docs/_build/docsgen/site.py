@@ -1,0 +1,86 @@
+"""The whole generated site: which pages exist (with their content), and the navigation."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from docsgen import pages, protocol
+from docsgen.cards import svg
+from docsgen.model import Model
+
+
+def generated_files(m: Model) -> dict[str, str]:
+    """src path under docs/ -> content, for every generated page and asset, in a fixed order."""
+    out: dict[str, str] = {}
+    for card in m.cards:
+        out[f"cards/{card.id}.svg"] = svg(card, m.deck.month_names)
+    out["rules/index.md"] = pages.rules_index(m)
+    for area in m.areas:
+        out[f"rules/{area.id}.md"] = pages.rules_area(m, area)
+    out["cards.md"] = pages.cards_page(m)
+    out["options.md"] = pages.options_page(m)
+    out["rulesets/index.md"] = pages.rulesets_index(m)
+    out["rulesets/compare.md"] = pages.rulesets_compare(m)
+    for rid in m.ruleset_ids:
+        out[f"rulesets/{rid}.md"] = pages.ruleset_page(m, rid)
+    out["scenarios/index.md"] = pages.scenario_index(m)
+    for file in m.scenario_files:
+        out[m.page_of_file(file)] = pages.scenario_file_page(m, file)
+    out["protocol.md"] = protocol.protocol_page(m)
+    out[protocol.TRANSCRIPT_FILE] = protocol.transcript_jsonl(m)
+    out["conformance.md"] = pages.conformance_page(m)
+    return out
+
+
+def nav(m: Model) -> list[Any]:
+    """The navigation; hand-written pages (index, tutorial, scenario format) sit among generated ones."""
+    scenario_sections: list[Any] = []
+    by_area: dict[str, list[str]] = {}
+    for file in m.scenario_files:
+        by_area.setdefault(m.scenario_files[file][0].area, []).append(file)
+    for area in m.scenario_areas:
+        files = sorted(by_area.get(area, []))
+        scenario_sections.append({area: [{posixpath.splitext(posixpath.basename(f))[0]: m.page_of_file(f)} for f in files]})
+    return [
+        {"Home": "index.md"},
+        {"Rules": ["rules/index.md", *({a.title: f"rules/{a.id}.md"} for a in m.areas)]},
+        {"Cards": "cards.md"},
+        {"Options": "options.md"},
+        {"Rulesets": ["rulesets/index.md", {"Compared": "rulesets/compare.md"}, *({rid: f"rulesets/{rid}.md"} for rid in m.ruleset_ids)]},
+        {"Scenarios": ["scenarios/index.md", {"Scenario format": "scenario-format.md"}, *scenario_sections]},
+        {
+            "Engines": [
+                {"Validate your engine in an afternoon": "tutorial.md"},
+                {"Protocol reference": "protocol.md"},
+                {"Conformance of the reference engine": "conformance.md"},
+            ]
+        },
+    ]
+
+
+MARKER = re.compile(r"^([ \t]*)<!--\s*gostop:(\w+)\s*([^>]*?)\s*-->[ \t]*$", re.MULTILINE)
+LANGUAGES = {".py": "python", ".js": "javascript", ".yaml": "yaml", ".sh": "sh"}
+
+
+def expand_markers(markdown: str, src: str, m: Model, docs_dir: Path) -> str:
+    """Hand-written pages may ask for generated snippets: `<!-- gostop:stats -->` (the counts of the
+    spec and corpus) and `<!-- gostop:include path -->` (a file under docs/, as a code block)."""
+
+    def repl(match: re.Match[str]) -> str:
+        pad, what, arg = match.group(1), match.group(2), match.group(3)
+        if what == "stats":
+            text = pages.home_stats(m, src)
+        elif what == "include":
+            path = (docs_dir / arg).resolve()
+            if not path.is_relative_to(docs_dir.resolve()) or not path.is_file():
+                raise ValueError(f"{src}: gostop:include {arg!r} is not a file under docs/")
+            lang = LANGUAGES.get(path.suffix, "text")
+            text = f'```{lang} title="{arg}"\n{path.read_text(encoding="utf-8").rstrip()}\n```'
+        else:
+            raise ValueError(f"{src}: unknown marker gostop:{what}")
+        return "\n".join(pad + line if line else line for line in text.split("\n"))
+
+    return MARKER.sub(repl, markdown)

@@ -1,0 +1,64 @@
+"""mkdocs hooks (listed under `hooks:` in mkdocs.yml): generate the site from the spec and the corpus.
+
+- on_config: load everything once (docsgen.model.Model) and set the navigation;
+- on_files: add every generated page and card picture as a virtual file
+  (`File.generated(config, src_uri, content=...)`);
+- on_page_markdown: expand the `gostop:` markers of the hand-written pages.
+
+Nothing generated is written into docs/: the pages exist only in the build.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.dont_write_bytecode = True  # no __pycache__ under docs/ (mkdocs serve would see it change)
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+for entry in (str(HERE), str(REPO)):
+    if entry not in sys.path:
+        sys.path.insert(0, entry)
+
+from docsgen import model as _model  # noqa: E402
+from docsgen import site as _site  # noqa: E402
+from mkdocs.structure.files import File, Files  # noqa: E402
+
+_STATE: dict[str, Any] = {}
+
+
+def on_config(config: Any) -> Any:
+    if not config.get("use_directory_urls", True):
+        raise ValueError("the generated pages assume use_directory_urls: true")
+    m = _model.Model()
+    _STATE["model"] = m
+    config["nav"] = _site.nav(m)
+    return config
+
+
+def on_files(files: Files, config: Any) -> Files:
+    m = _STATE["model"]
+    for src, content in _site.generated_files(m).items():
+        existing = files.get_file_from_path(src)
+        if existing is not None:
+            raise ValueError(f"docs/{src} exists but is generated: remove it from docs/")
+        files.append(File.generated(config, src, content=content))
+    return files
+
+
+SLOT = re.compile(r'<div class="gs-slot" data-slot="(\d+)"></div>')
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    slots = _STATE["model"].slots.get(page.file.src_uri)
+    if not slots:
+        return output
+    return SLOT.sub(lambda m: slots[int(m.group(1))], output)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if page.file.generated_by is not None:
+        return markdown
+    return _site.expand_markers(markdown, page.file.src_uri, _STATE["model"], Path(config["docs_dir"]))
