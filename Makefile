@@ -30,8 +30,8 @@ corpus-lint: $(STAMP)
 	tail -1 reports/coverage.txt
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference_impl conformance tests benchmarks
-	$(BIN)/ruff format --check reference_impl conformance tests benchmarks
+	$(BIN)/ruff check reference_impl conformance tests benchmarks docs/_build
+	$(BIN)/ruff format --check reference_impl conformance tests benchmarks docs/_build
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
