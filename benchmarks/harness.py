@@ -58,9 +58,11 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args()
     corpus = load_corpus()
-    for name, fn in (("scenarios_per_second_in_process", lambda: scenarios_in_process(corpus)),
-                     ("scenarios_per_second_over_stdio", lambda: scenarios_over_stdio(corpus)),
-                     ("echo_round_trips_per_second", echo_round_trips)):
+    for name, fn in (
+        ("scenarios_per_second_in_process", lambda: scenarios_in_process(corpus)),
+        ("scenarios_per_second_over_stdio", lambda: scenarios_over_stdio(corpus)),
+        ("echo_round_trips_per_second", echo_round_trips),
+    ):
         runs = [fn() for _ in range(args.repeat)]
         print(f"{name} median={statistics.median(runs):.0f} runs={' '.join(f'{r:.0f}' for r in runs)}")
 

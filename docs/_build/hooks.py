@@ -22,9 +22,10 @@ for entry in (str(HERE), str(REPO)):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
+from mkdocs.structure.files import File, Files  # noqa: E402
+
 from docsgen import model as _model  # noqa: E402
 from docsgen import site as _site  # noqa: E402
-from mkdocs.structure.files import File, Files  # noqa: E402
 
 _STATE: dict[str, Any] = {}
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from conformance import ReferenceEngine, Scenario, run_scenario
 from docsgen.links import Ctx, md_escape
 from docsgen.model import Model
 from docsgen.pages import GENERATED, table
-
-from conformance import ReferenceEngine, Scenario, run_scenario
 from reference_impl._jsonapi import JsonEngine
 from reference_impl._server import handle
 from reference_impl._spec import spec_dir
