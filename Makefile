@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: suite test lint corpus-lint typecheck check bench docs clean
+.PHONY: suite test lint corpus-lint typecheck check bench docs clean mutation-syntactic
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,13 @@ check: lint typecheck test
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/rounds.py
+	$(BIN)/python benchmarks/harness.py
+
+## syntactic mutation testing of the scoring and capture modules against the corpus (slow: ~15 min)
+mutation-syntactic: $(STAMP)
+	$(BIN)/python -m pip install --quiet 'mutmut>=3.3'
+	$(BIN)/mutmut run --max-children 2
+	$(BIN)/mutmut results
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
