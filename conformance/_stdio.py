@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
+import select
 import subprocess
 import threading
 import time
@@ -32,38 +32,64 @@ _OVERSIZE: Final = object()
 CHUNK: Final = 1 << 16
 
 
-def _read_lines(stream: IO[bytes], out: queue.Queue[object], max_line: int) -> None:
-    """Split stdout into lines; a line longer than `max_line` becomes one _OVERSIZE marker."""
-    buf = bytearray()
-    oversize = False
-    while True:
-        try:
-            chunk = os.read(stream.fileno(), CHUNK)
-        except (OSError, ValueError):
-            chunk = b""
-        if not chunk:
-            if buf and not oversize:
-                out.put(bytes(buf))
-            out.put(_EOF)
-            return
-        buf += chunk
+#: replies whose schema is a oneOf of a success shape and the error shape
+_TWO_SHAPED = frozenset({"new_game", "act", "legal", "score", "perft"})
+
+
+def _reply_ok(cmd: str, reply: Json) -> bool:
+    """The compiled check of the one reply shape this reply claims to have."""
+    if cmd in _TWO_SHAPED:
+        return protocol_check("reply_error")(reply) if "error" in reply else protocol_check(f"reply_{cmd}", 0)(reply)
+    return protocol_check(f"reply_{cmd}")(reply)
+
+
+class _LineReader:
+    """Lines from the engine's stdout, read in the calling thread with a deadline (select), so a
+    reply costs no thread hand-off; a line longer than `max_line` becomes one _OVERSIZE marker."""
+
+    def __init__(self, stream: IO[bytes], max_line: int) -> None:
+        self.fd = stream.fileno()
+        self.buf = bytearray()
+        self.max_line = max_line
+        self.skipping = False  # inside an oversize line, until its newline
+        self.eof = False
+
+    def read(self, timeout: float) -> object | None:
+        """The next line (bytes), _OVERSIZE, _EOF, or None when the deadline passes first."""
+        deadline = time.monotonic() + timeout
         while True:
-            nl = buf.find(b"\n")
-            if nl < 0:
-                if len(buf) > max_line:
-                    if not oversize:
-                        out.put(_OVERSIZE)
-                    oversize = True
-                    buf.clear()
-                break
-            line = bytes(buf[:nl])
-            del buf[: nl + 1]
-            if oversize or len(line) > max_line:
-                if not oversize:
-                    out.put(_OVERSIZE)
-                oversize = False
-                continue
-            out.put(line)
+            nl = self.buf.find(b"\n")
+            if nl >= 0:
+                line = bytes(self.buf[:nl])
+                del self.buf[: nl + 1]
+                if self.skipping:
+                    self.skipping = False
+                    continue
+                return line if len(line) <= self.max_line else _OVERSIZE
+            if len(self.buf) > self.max_line:
+                self.buf.clear()
+                if not self.skipping:
+                    self.skipping = True
+                    return _OVERSIZE
+            if self.eof:
+                return _EOF
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([self.fd], [], [], remaining)
+            if not ready:
+                return None
+            try:
+                chunk = os.read(self.fd, CHUNK)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.eof = True
+                if self.buf and not self.skipping:
+                    line, self.buf = bytes(self.buf), bytearray()
+                    return line
+                return _EOF
+            self.buf += chunk
 
 
 class _Stderr:
@@ -124,7 +150,7 @@ class StdioEngine:
         self.max_line = max_line
         self.stderr_limit = stderr_limit
         self.proc: subprocess.Popen[bytes] | None = None
-        self.lines: queue.Queue[object] = queue.Queue()
+        self.reader: _LineReader | None = None
         self.stderr = _Stderr(stderr_limit)
         self.seq = 0
         self.transcript: list[tuple[str, str]] = []
@@ -136,7 +162,6 @@ class StdioEngine:
     def start(self) -> Json:
         """Start the process and shake hands; the hello reply says what the engine supports."""
         self.close()
-        self.lines = queue.Queue()
         self.stderr = _Stderr(self.stderr_limit)
         self.transcript = []
         try:
@@ -145,7 +170,7 @@ class StdioEngine:
             raise EngineError("crash", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         self.starts += 1
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        threading.Thread(target=_read_lines, args=(self.proc.stdout, self.lines, self.max_line), daemon=True).start()
+        self.reader = _LineReader(self.proc.stdout, self.max_line)
         threading.Thread(target=self.stderr.drain, args=(self.proc.stderr,), daemon=True).start()
         self.hello_reply = self._request("hello", {"protocol": "1", "suite_version": _suite_version()}, self.startup_timeout)
         return self.hello_reply
@@ -199,10 +224,10 @@ class StdioEngine:
             raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self._exit_code()})") from None
         limit = self.message_timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
-        try:
-            item = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise EngineError("timeout", f"no reply to {cmd} (seq {seq}) within {limit:g}s") from None
+        assert self.reader is not None
+        item = self.reader.read(max(0.0, deadline - time.monotonic()))
+        if item is None:
+            raise EngineError("timeout", f"no reply to {cmd} (seq {seq}) within {limit:g}s")
         if item is _EOF:
             raise EngineError("crash", f"the engine exited while answering {cmd} (exit code {self._exit_code()})")
         if item is _OVERSIZE:
@@ -223,7 +248,7 @@ class StdioEngine:
             raise EngineError("protocol", f"the reply to {cmd} is not a JSON object")
         if reply.get("seq") != seq:
             raise EngineError("protocol", f"the reply to {cmd} carries seq {reply.get('seq')!r}, expected {seq}")
-        if not protocol_check(f"reply_{cmd}")(reply):
+        if not _reply_ok(cmd, reply):
             errors = list(protocol_validator(f"reply_{cmd}").iter_errors(reply))
             err = jsonschema.exceptions.best_match(errors)
             where = format_path(list(err.absolute_path)) or "(reply)"

@@ -30,7 +30,7 @@ def check_request(message: Any) -> str | None:
     cmd = message.get("cmd")
     if cmd not in _BRANCH:
         return f"cmd: expected one of {', '.join(_BRANCH)}, got {cmd!r}"
-    if protocol_check("request")(message):
+    if protocol_check("request", _BRANCH[cmd])(message):
         return None
     branch = {"$defs": protocol_schema()["$defs"], **protocol_schema()["$defs"]["request"]["oneOf"][_BRANCH[cmd]]}
     errors = list(jsonschema.Draft202012Validator(branch).iter_errors(message))
