@@ -17,3 +17,18 @@ def test_corpus_is_not_empty() -> None:
 def test_scenario_passes_on_the_reference_engine(scenario) -> None:
     result = run_scenario(ReferenceEngine(), scenario)
     assert result.outcome == "PASS", result.text()
+
+
+def test_the_whole_corpus_passes_over_stdio() -> None:
+    """The README's main job: the same corpus through the protocol, as any engine is run."""
+    import sys
+
+    from conformance._stdio import StdioEngine
+
+    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    try:
+        engine.start()
+        failures = [r.text() for r in (run_scenario(engine, sc) for sc in CORPUS) if r.outcome != "PASS"]
+    finally:
+        engine.close()
+    assert not failures, "\n".join(failures[:5])
