@@ -844,10 +844,11 @@ class Round:
         o = self.o
         actor = ctx.actor
         taken = ctx.captures + ctx.flip_bonus
+        final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last  # R-FINAL-TURN
         if taken:
             self.captured[actor] = sorted(self.captured[actor] + taken)
             point_count = ("R-PC-PLAY",) if o.scoring_system == "point_count" else ()
-            if ctx.round_last or ctx.actor_last:
+            if final:
                 ctx.trace.append("R-FINAL-TURN")
             self._emit("capture", actor, sorted(taken), ("R-MATCH", *point_count, *ctx.trace))
         self._check_sweep(ctx)
@@ -864,7 +865,6 @@ class Round:
             points = fixed_points(o, o.three_ppeok_win)
             self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",), self.carry_extra))
             return
-        final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last
         owed = [0] * self.n
         reasons: list[set[str]] = [set() for _ in range(self.n)]
         requests = [0] * self.n
