@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, NamedTuple
 
 ACTION_FIELDS: Final = {
     "play": ("card", "take", "shake"),
@@ -20,15 +20,18 @@ ACTION_FIELDS: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, with the clause ids that made it happen (the rule-hit trace)."""
+_NO_DATA: Final[Mapping[str, Any]] = MappingProxyType({})
+
+
+class Event(NamedTuple):
+    """Something that happened, with the clause ids that made it happen (the rule-hit trace).
+    An immutable value; a named tuple because every action makes several."""
 
     kind: str
     player: int | None = None
     cards: tuple[str, ...] = ()
     clauses: tuple[str, ...] = ()
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = _NO_DATA
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -41,9 +44,9 @@ class Event:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A player's move. `player` is the seat acting; other fields per spec/vocabulary.yaml."""
+class Action(NamedTuple):
+    """A player's move (an immutable value). `player` is the seat acting; other fields per
+    spec/vocabulary.yaml. A named tuple rather than a dataclass: legal_actions builds thousands."""
 
     type: str
     player: int

@@ -38,6 +38,22 @@ IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
 _CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
 CARD_ID: Final = tuple(c.id for c in _CARDS)
 
+#: which actions answer which decision, and the method that applies each (R-TURN)
+HANDLERS: Final = {
+    TURN: {
+        "play": "_play",
+        "bomb": "_bomb",
+        "skip": "_skip",
+        "shake": "_shake",
+        "bonus": "_bonus",
+        "dual_to_junk": "_dual_to_junk",
+        "chongtong": "_chongtong",
+    },
+    CHOOSE_HAND: {"take": "_take"},
+    CHOOSE_FLIP: {"take": "_take"},
+    GO_STOP: {"go": "_go", "stop": "_stop", "dual_to_junk": "_dual_to_junk"},
+}
+
 STEAL_CLAUSE: Final = {
     "jjok": "R-JJOK",
     "ttadak": "R-TTADAK",
@@ -429,23 +445,10 @@ class Round:
             raise Rejection("round_over", "the round is over")
         if action.player != self.to_act:
             raise Rejection("not_your_turn", f"seat {self.to_act} is to act, not seat {action.player}")
-        handler = {
-            TURN: {
-                "play": self._play,
-                "bomb": self._bomb,
-                "skip": self._skip,
-                "shake": self._shake,
-                "bonus": self._bonus,
-                "dual_to_junk": self._dual_to_junk,
-                "chongtong": self._chongtong,
-            },
-            CHOOSE_HAND: {"take": self._take},
-            CHOOSE_FLIP: {"take": self._take},
-            GO_STOP: {"go": self._go, "stop": self._stop, "dual_to_junk": self._dual_to_junk},
-        }[self.decision].get(action.type)
-        if handler is None:
+        name = HANDLERS[self.decision].get(action.type)
+        if name is None:
             raise Rejection("wrong_decision", f"the pending decision is {self.decision!r}; a {action.type!r} action does not answer it")
-        handler(action)
+        getattr(self, name)(action)
         return self._flush()
 
     def _card(self, card_id: str | None) -> int:
