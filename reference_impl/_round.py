@@ -398,12 +398,14 @@ class Round:
             out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
             out.append(Action("skip", seat))
-        if o.shake_declaration == "any_own_turn_start":
+        if shakes and o.shake_declaration == "any_own_turn_start":
             out.extend(Action("shake", seat, month=m) for m in shakes)
-        if self.stock or not ordinary:
+        if len(ordinary) != len(hand) and (self.stock or not ordinary):
             out.extend(Action("bonus", seat, card=_CARDS[c].id) for c in hand if IS_BONUS[c])
-        out.extend(Action("chongtong", seat, month=m) for m in self._chongtong_months(seat))
-        out.extend(self._dual_actions(seat))
+        if groups and o.hand_chongtong == "instant_win_or_continue":
+            out.extend(Action("chongtong", seat, month=m) for m in self._chongtong_months(seat))
+        if o.dual_role_mode == "owner_one_way_to_junk":
+            out.extend(self._dual_actions(seat))
         return out
 
     def _forced_actions(self, seat: int, card: int) -> list[Action]:
@@ -673,7 +675,7 @@ class Round:
     def _stop(self, a: Action) -> None:
         """R-GO-WHEN: Stop ends the round; the caller wins (R-SETTLE)."""
         seat = self.to_act
-        self._emit("stop", seat, (), ("R-GO-WHEN",), base=self.score(seat).base)
+        self._emit("stop", seat, (), ("R-GO-WHEN",), base=best_base(self.captured[seat], self.o, self.moved[seat]))
         self._end(settle_stop("stop", seat, self._seats(), self.streak, self.o, self.carry_extra))
 
     def _seats(self) -> list[Seat]:
@@ -694,7 +696,8 @@ class Round:
 
     def _begin_turn_action(self) -> None:
         self.forced_card = None
-        self.table_at_start = [c for month in self.table for c in month]
+        if self.o.sweep_definition == "two_cards_cleared":  # only that definition looks back (R-SWEEP)
+            self.table_at_start = [c for month in self.table for c in month]
 
     def _flip(self, ctx: _Turn) -> None:
         """R-FLIP, R-BONUS-FLIP: turn up stock cards until an ordinary card comes."""
@@ -868,6 +871,23 @@ class Round:
             points = fixed_points(o, o.three_ppeok_win)
             self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",), self.carry_extra))
             return
+        if self.pending_steals:
+            self._perform_steals(actor, final)
+        self.turn_bonus = []
+        self.last_actor = actor
+        self.turn_no += 1
+        if o.scoring_system == "gostop" and self._go_eligible(actor):
+            self.decision = GO_STOP
+            self.to_act = actor
+            forced = self._go_forced_stop(actor)
+            clauses = ("R-GO-WHEN", "R-GO-THRESHOLD") + (("R-GO-RISE",) if self.gos[actor] else ()) + (("R-GO-LAST",) if forced else ())
+            self._emit("go_stop_offered", actor, (), clauses, base=best_base(self.captured[actor], o, self.moved[actor]), stop_only=forced)
+            return
+        self._advance(actor)
+
+    def _perform_steals(self, actor: int, final: bool) -> None:
+        """R-EVENTS-STACK, R-FINAL-TURN: the turn's requests, summed per opponent, then surrendered."""
+        o = self.o
         owed = [0] * self.n
         reasons: list[set[str]] = [set() for _ in range(self.n)]
         requests = [0] * self.n
@@ -880,7 +900,6 @@ class Round:
                 requests[p] += 1
                 reasons[p].add(STEAL_CLAUSE[kind])
         self.pending_steals = []
-        self.turn_bonus = []
         for payer in self._others(actor):
             if owed[payer]:
                 why = (
@@ -889,16 +908,6 @@ class Round:
                     + (("R-FINAL-TURN",) if final else ())
                 )
                 self._surrender(payer, actor, owed[payer], why)
-        self.last_actor = actor
-        self.turn_no += 1
-        if o.scoring_system == "gostop" and self._go_eligible(actor):
-            self.decision = GO_STOP
-            self.to_act = actor
-            forced = self._go_forced_stop(actor)
-            clauses = ("R-GO-WHEN", "R-GO-THRESHOLD") + (("R-GO-RISE",) if self.gos[actor] else ()) + (("R-GO-LAST",) if forced else ())
-            self._emit("go_stop_offered", actor, (), clauses, base=best_base(self.captured[actor], o, self.moved[actor]), stop_only=forced)
-            return
-        self._advance(actor)
 
     def _first_turn_awards(self, ctx: _Turn) -> None:
         """R-FIRST-TURN-AWARD: paid at once by each opponent, outside the score and every multiplier."""
