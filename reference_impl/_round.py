@@ -37,6 +37,7 @@ MONTH: Final = tuple(c.month for c in _CARDS)
 IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
 _CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
 CARD_ID: Final = tuple(c.id for c in _CARDS)
+INDEX_OF: Final = {c.id: c.index for c in _CARDS}
 
 #: which actions answer which decision, and the method that applies each (R-TURN)
 HANDLERS: Final = {
@@ -331,12 +332,13 @@ class Round:
         if not o.bomb_enabled:
             return []
         counts = counts or self._month_counts(seat)
+        two = o.two_card_bomb != "off"
         out = []
-        for month in range(1, 13):
-            on = len(self.table[month])
-            if month in self.stack_owner:
+        for month, held in enumerate(counts):
+            if held < 2 or month in self.stack_owner:
                 continue
-            if (counts[month] == 3 and on == 1) or (o.two_card_bomb != "off" and counts[month] == 2 and on == 2):
+            on = len(self.table[month])
+            if (held == 3 and on == 1) or (two and held == 2 and on == 2):
                 out.append(month)
         return out
 
@@ -377,9 +379,10 @@ class Round:
         counts = self._month_counts(seat)
         groups = max(counts) >= 2  # bombs and shakes need two or three cards of a month
         shakes = self._shake_months(seat, counts) if groups else []
-        shake_with_play = set(shakes) if o.shake_declaration == "with_triple_card_play" else set()
+        shake_with_play = set(shakes) if shakes and o.shake_declaration == "with_triple_card_play" else ()
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks = self.table, self.stack_owner
+        append = out.append
         for c in ordinary:
             month = MONTH[c]
             on = table[month]
@@ -387,13 +390,14 @@ class Round:
                 continue
             cid = CARD_ID[c]
             if len(on) == 2 and at_play and month not in stacks and not equivalent(on[0], on[1]):
-                takes: list[str | None] = [CARD_ID[t] for t in sorted(on)]
+                for t in sorted(on):
+                    append(Action("play", seat, cid, CARD_ID[t]))
+                    if month in shake_with_play:
+                        append(Action("play", seat, cid, CARD_ID[t], None, True))
             else:
-                takes = [None]
-            for take in takes:
-                out.append(Action("play", seat, cid, take))
+                append(Action("play", seat, cid))
                 if month in shake_with_play:
-                    out.append(Action("play", seat, cid, take, None, True))
+                    append(Action("play", seat, cid, None, None, True))
         if groups:
             out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
@@ -454,12 +458,12 @@ class Round:
         return self._flush()
 
     def _card(self, card_id: str | None) -> int:
-        card = deck().by_id.get(card_id or "")
-        if card is None:
+        index = INDEX_OF.get(card_id or "")
+        if index is None:
             raise Rejection("unknown_card", f"{card_id!r} is not a card id of spec/deck.yaml")
-        if card.index not in self.deck_set:
+        if index not in self.deck_set:
             raise Rejection("unknown_card", f"{card_id} is not a card of this ruleset's deck (bonus_cards = {list(self.o.bonus_cards)})")
-        return card.index
+        return index
 
     def _hand_card(self, card_id: str | None) -> int:
         c = self._card(card_id)
@@ -713,7 +717,7 @@ class Round:
             self._emit("flip", ctx.actor, (c,), ("R-FLIP",))
             break
         ctx.actor_last = not self._has_turn(ctx.actor)
-        ctx.round_last = not self.stock or not any(self._has_turn(s) for s in range(self.n))
+        ctx.round_last = not self.stock or (ctx.actor_last and not any(self._has_turn(s) for s in range(self.n)))
 
     def _resolve(self, ctx: _Turn) -> None:
         """R-MATCH: resolve the hand card and the flipped card; may pause for a choice."""
