@@ -14,7 +14,7 @@ from typing import Any
 
 from conformance._compare import Mismatch
 from conformance._engine import Engine, EngineError, ReferenceEngine
-from conformance._runner import PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, unsupported_reason
+from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, unsupported_reason
 from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset
@@ -254,7 +254,7 @@ def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailu
         if check_determinism and result.outcome == PASS:
             result = _replayed(engine, sc, result)
     except EngineError as exc:  # the restart itself failed
-        result = Result(sc.id, {"crash": "CRASH", "timeout": "TIMEOUT"}.get(exc.kind, "PROTOCOL"), error=exc.message)
+        result = Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, "PROTOCOL"), error=exc.message)
     record = Record(sc, result.outcome, result)
     if isinstance(engine, StdioEngine):
         record.stderr = engine.stderr.text()

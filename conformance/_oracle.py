@@ -7,19 +7,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from reference_impl import deck, load_ruleset
+from reference_impl import deck
 from reference_impl._deal import deck_indices
-from reference_impl._rulesets import Options
+from reference_impl._rulesets import Options, ruleset_from_json
 from reference_impl._scoring import best_breakdown
 
 Json = dict[str, Any]
 
 
 def options_of(ruleset: Json) -> Options:
-    rs = load_ruleset(ruleset["id"])
-    resolved = rs.options.as_json()
-    overrides = {k: v for k, v in ruleset.get("options", {}).items() if resolved.get(k) != v}
-    return rs.with_overrides(overrides, "ruleset.options").options
+    return ruleset_from_json(ruleset).options
 
 
 def card_violations(state: Json, o: Options) -> list[str]:

@@ -25,7 +25,7 @@ class CheckResult:
     seconds: float = 0.0
 
 
-def _transcript(ruleset_id: str, seed: int, check: bool) -> tuple[list[str], list[str], int]:
+def _transcript(ruleset_id: str, seed: int, check: bool) -> tuple[list[str], list[str], int, str]:
     rs = load_ruleset(ruleset_id)
     rng = SplitMix64(seed)
     rnd = Round(rs, seeded_deal(rs.options, rng, dealer=rng.below(rs.options.players)), check=True)
@@ -47,7 +47,7 @@ def _transcript(ruleset_id: str, seed: int, check: bool) -> tuple[list[str], lis
         problems.extend(f"seed {seed}, end: {p}" for p in violations(rnd))
     assert rnd.settlement is not None or problems
     lines.append(repr(rnd.settlement))
-    return lines, problems, actions
+    return lines, problems, actions, rnd.settlement.kind if rnd.settlement else "unfinished"
 
 
 def check_ruleset(ruleset_id: str, rounds: int, seed: int, progress: Callable[[int], None] | None = None) -> CheckResult:
@@ -55,13 +55,13 @@ def check_ruleset(ruleset_id: str, rounds: int, seed: int, progress: Callable[[i
     start = time.perf_counter()
     for k in range(rounds):
         s = seed * 1_000_003 + k
-        first, problems, actions = _transcript(ruleset_id, s, check=True)
-        again, _, _ = _transcript(ruleset_id, s, check=False)
+        first, problems, actions, outcome = _transcript(ruleset_id, s, check=True)
+        again, _, _, _ = _transcript(ruleset_id, s, check=False)
         if first != again:
             problems.append(f"seed {s}: replaying the round gave a different transcript")
         result.rounds += 1
         result.actions += actions
-        result.outcomes[first[-1].split("(", 1)[1].split(",", 1)[0].split("=", 1)[1].strip("'")] += 1
+        result.outcomes[outcome] += 1
         result.problems.extend(problems)
         if progress:
             progress(k + 1)

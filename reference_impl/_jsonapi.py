@@ -9,7 +9,7 @@ from typing import Any
 from reference_impl._deal import deal_from_json
 from reference_impl._events import Action, Rejection
 from reference_impl._round import Round
-from reference_impl._rulesets import load_ruleset, option_registry, ruleset_ids
+from reference_impl._rulesets import option_registry, ruleset_from_json, ruleset_ids
 from reference_impl._yamlio import InputError
 
 Json = dict[str, Any]
@@ -42,10 +42,7 @@ class JsonEngine:
         """Start a round; an unknown ruleset, option value or bad deal is an `unsupported` or
         `bad_deal` error naming the field."""
         try:
-            rs = load_ruleset(ruleset["id"])
-            resolved = rs.options.as_json()
-            overrides = {k: v for k, v in ruleset.get("options", {}).items() if resolved.get(k) != v}
-            rs = rs.with_overrides(overrides, "ruleset.options")
+            rs = ruleset_from_json(ruleset)
         except InputError as exc:
             return {"error": {"code": "unsupported", "message": str(exc)}}
         try:

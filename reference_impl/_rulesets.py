@@ -221,6 +221,15 @@ class Ruleset:
         return Ruleset(self.id, self.title, self.description, self.parent, self.sources, own, options, self.file)
 
 
+def ruleset_from_json(raw: Mapping[str, Any]) -> Ruleset:
+    """The ruleset a protocol `{id, options}` object names: the named ruleset with every option
+    value that differs from it applied as an override (InputError when unknown or invalid)."""
+    rs = load_ruleset(raw["id"])
+    resolved = rs.options.as_json()
+    overrides = {k: v for k, v in raw.get("options", {}).items() if resolved.get(k) != v}
+    return rs.with_overrides(overrides, "ruleset.options")
+
+
 def _make_options(values: Mapping[str, OptionValue]) -> Options:
     untyped: dict[str, Any] = dict(values)  # values were coerced per the registry's declared types
     return Options(**untyped)
