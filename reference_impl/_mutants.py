@@ -139,8 +139,8 @@ def _no_pc_sets() -> list[Patch]:
 
 
 def _go_without_rise() -> list[Patch]:
-    def eligible(self: round_mod.Round, seat: int) -> bool:
-        return scoring_mod.best_base(self.captured[seat], self.o, self.moved[seat]) >= self.o.go_threshold
+    def eligible(self: round_mod.Round, seat: int, base: int) -> bool:
+        return base >= self.o.go_threshold
 
     return [(round_mod.Round, "_go_eligible", eligible)]
 

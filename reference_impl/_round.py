@@ -306,9 +306,12 @@ class Round:
     def _has_turn(self, seat: int) -> bool:
         return bool(self.hands[seat]) or self.credits[seat] > 0
 
-    def _go_eligible(self, seat: int) -> bool:
-        """R-GO-THRESHOLD, R-GO-RISE."""
-        base = best_base(self.captured[seat], self.o, self.moved[seat])
+    def _base(self, seat: int) -> int:
+        """The seat's base score as Go/Stop sees it (R-DUAL-ROLE (1)), without a breakdown."""
+        return best_base(self.captured[seat], self.o, self.moved[seat])
+
+    def _go_eligible(self, seat: int, base: int) -> bool:
+        """R-GO-THRESHOLD, R-GO-RISE, for `base` = self._base(seat)."""
         if base < self.o.go_threshold:
             return False
         return self.gos[seat] == 0 or base > self.go_base[seat]
@@ -642,7 +645,7 @@ class Round:
             raise Rejection("dual_not_allowed", f"{a.card} is not a captured dual-role card of seat {seat} that can move to junk")
         self.moved[seat].add(c)
         self._emit("dual_to_junk", seat, (c,), ("R-DUAL-ROLE",))
-        if self.decision == GO_STOP and not self._go_eligible(seat):
+        if self.decision == GO_STOP and not self._go_eligible(seat, self._base(seat)):
             self._advance(seat)  # the Go/Stop decision lapses (R-GO-WHEN)
 
     def _take(self, a: Action) -> None:
@@ -669,7 +672,7 @@ class Round:
                 "go_not_allowed", "Go is not allowed: the caller has no later turn in this round (go_on_last_turn = forced_stop)"
             )
         self.gos[seat] += 1
-        self.go_base[seat] = best_base(self.captured[seat], self.o, self.moved[seat])
+        self.go_base[seat] = self._base(seat)
         if self.first_go_turn[seat] is None:
             self.first_go_turn[seat] = self.turn_no
         self.last_go_turn[seat] = self.turn_no
@@ -679,7 +682,7 @@ class Round:
     def _stop(self, a: Action) -> None:
         """R-GO-WHEN: Stop ends the round; the caller wins (R-SETTLE)."""
         seat = self.to_act
-        self._emit("stop", seat, (), ("R-GO-WHEN",), base=best_base(self.captured[seat], self.o, self.moved[seat]))
+        self._emit("stop", seat, (), ("R-GO-WHEN",), base=self._base(seat))
         self._end(settle_stop("stop", seat, self._seats(), self.streak, self.o, self.carry_extra))
 
     def _seats(self) -> list[Seat]:
@@ -880,12 +883,13 @@ class Round:
         self.turn_bonus = []
         self.last_actor = actor
         self.turn_no += 1
-        if o.scoring_system == "gostop" and self._go_eligible(actor):
+        base = self._base(actor) if o.scoring_system == "gostop" else 0
+        if o.scoring_system == "gostop" and self._go_eligible(actor, base):
             self.decision = GO_STOP
             self.to_act = actor
             forced = self._go_forced_stop(actor)
             clauses = ("R-GO-WHEN", "R-GO-THRESHOLD") + (("R-GO-RISE",) if self.gos[actor] else ()) + (("R-GO-LAST",) if forced else ())
-            self._emit("go_stop_offered", actor, (), clauses, base=best_base(self.captured[actor], o, self.moved[actor]), stop_only=forced)
+            self._emit("go_stop_offered", actor, (), clauses, base=base, stop_only=forced)
             return
         self._advance(actor)
 
