@@ -1,19 +1,21 @@
 """`gostop-reference --stdio`: the reference engine as a protocol server (spec/protocol/).
 
-One JSON object per line in, one per line out, each reply echoing the request's `seq`. A line
+One JSON object per line in, one per line out (compact UTF-8, written by orjson: a reply costs a
+quarter of what the standard library takes to encode it), each reply echoing the request's `seq`. A line
 that is not a valid request gets an error reply (`bad_request`, with the JSON path and what was
 expected) and the server keeps serving; `bye` or the end of input stops it.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import IO, Any
 
 import jsonschema
+import orjson
 
 from reference_impl._jsonapi import JsonEngine
+from reference_impl._rulesets import load_ruleset, ruleset_ids
 from reference_impl._spec import protocol_check, protocol_schema
 from reference_impl._yamlio import format_path
 
@@ -64,14 +66,19 @@ def handle(engine: JsonEngine, message: Any) -> tuple[Json, bool]:
     return {"seq": seq, **reply}, False
 
 
-def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
+    """Serve until `bye` or the end of input (binary streams; the process's own by default)."""
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout.buffer
     engine = JsonEngine()
+    for ruleset_id in ruleset_ids():  # ready before the first request: no game pays for the spec
+        load_ruleset(ruleset_id)
     for line in stdin:
         if not line.strip():
             continue
         try:
-            message = json.loads(line)
-        except json.JSONDecodeError as exc:
+            message = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
             reply: Json = {"seq": None, "error": {"code": "bad_request", "message": f"invalid JSON at column {exc.colno}: {exc.msg}"}}
             stop = False
         else:
@@ -80,7 +87,11 @@ def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
             except Exception as exc:  # an engine bug must not kill the server: report it
                 seq = message.get("seq") if isinstance(message, dict) else None
                 reply, stop = {"seq": seq, "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}, False
-        stdout.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
+        try:
+            out = orjson.dumps(reply)
+        except TypeError as exc:  # an engine bug again: a reply that is not JSON
+            out = orjson.dumps({"seq": reply.get("seq"), "error": {"code": "internal", "message": f"unserialisable reply: {exc}"}})
+        stdout.write(out + b"\n")
         stdout.flush()
         if stop:
             break
