@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
@@ -63,10 +63,19 @@ def format_path(json_path: Sequence[str | int]) -> str:
     return out
 
 
+#: libyaml when PyYAML was built with it (its wheels are): every process parses the whole spec
+#: at start, and the C parser does it several times faster
+_LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_yaml_text(text: str, path: str) -> Located:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        loader = _LOADER(text)
+        try:
+            node = loader.get_single_node()  # parsed once: the data is built from the node tree
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
