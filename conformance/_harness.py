@@ -245,11 +245,11 @@ def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailu
     reason = unsupported_reason(sc, hello)
     if reason is not None:
         return Record(sc, UNSUPPORTED, reason=reason)
-    mark = 0
     try:
-        if isinstance(engine, StdioEngine) and not engine.alive():
-            engine.start()
-        mark = len(engine.transcript) if isinstance(engine, StdioEngine) else 0
+        if isinstance(engine, StdioEngine):
+            if not engine.alive():
+                engine.start()
+            engine.take_transcript()  # what came before belongs to other scenarios
         result = run_scenario(engine, sc)
         if check_determinism and result.outcome == PASS:
             result = _replayed(engine, sc, result)
@@ -258,7 +258,7 @@ def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailu
     record = Record(sc, result.outcome, result)
     if isinstance(engine, StdioEngine):
         record.stderr = engine.stderr.text()
-        record.engine_transcript = list(engine.transcript[mark:])
+        record.engine_transcript = engine.take_transcript()
         if result.outcome in RESTART_AFTER:
             engine.close()
     known = ledger.get(sc.id)

@@ -162,7 +162,7 @@ def _flip(sc: Scenario, key: str, value: Any) -> Scenario | None:
             rs = load_ruleset(sc.ruleset).with_overrides(options, "flip")
         except InputError:
             continue
-        return replace(sc, options=options, resolved_options=rs.options.as_json())
+        return replace(sc, options=options, resolved_options=rs.options.as_json(), rules=rs.options)
     return None
 
 

@@ -5,41 +5,44 @@ captured piles under the ruleset (R-SCORE-SUM, R-DUAL-ROLE)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from reference_impl import deck
 from reference_impl._deal import deck_indices
-from reference_impl._rulesets import Options, ruleset_from_json
-from reference_impl._scoring import best_breakdown
+from reference_impl._rulesets import Options
+from reference_impl._scoring import best_base
 
 Json = dict[str, Any]
-
-
-def options_of(ruleset: Json) -> Options:
-    return ruleset_from_json(ruleset).options
 
 
 def card_violations(state: Json, o: Options) -> list[str]:
     """Every card in exactly one place: hands, table (stacks included), stack bonus cards, the
     cards of a paused turn, the stock and the captured piles."""
-    seen: Counter[str] = Counter()
+    placed: list[str] = []
     try:
         for hand in state.get("hands", []):
-            seen.update(hand)
-        seen.update(state.get("table", []))
+            placed += hand
+        placed += state.get("table", [])
         for stack in state.get("stacks", []):
-            seen.update(stack.get("bonus", []))
-        seen.update(state.get("in_play", []))
-        seen.update(state.get("stock", []))
+            placed += stack.get("bonus", [])
+        placed += state.get("in_play", [])
+        placed += state.get("stock", [])
         for pile in state.get("captured", []):
-            seen.update(pile)
+            placed += pile
+        placed.sort()
     except TypeError:
         return ["the state's card lists are malformed"]
-    cards = deck().cards
-    wanted = {cards[i].id for i in deck_indices(o)}
-    problems = [f"{cid} is in {seen[cid]} places" for cid in sorted(wanted) if seen[cid] != 1]
-    problems += [f"{cid} is not a card of this ruleset's deck" for cid in sorted(set(seen) - wanted)]
+    wanted = _DECK_IDS.get(o.bonus_cards) or _DECK_IDS.setdefault(o.bonus_cards, sorted(deck().cards[i].id for i in deck_indices(o)))
+    if placed == wanted:  # the answer on every reply of a sound engine: no counting needed
+        return []
+    seen = Counter(placed)
+    problems = [f"{cid} is in {seen[cid]} places" for cid in wanted if seen[cid] != 1]
+    problems += [f"{cid} is not a card of this ruleset's deck" for cid in sorted(set(seen) - set(wanted))]
     return problems
+
+
+#: the sorted card ids of each deck, by its bonus cards (read only: shared between calls)
+_DECK_IDS: Final[dict[tuple[int, ...], list[str]]] = {}
 
 
 def score_violations(state: Json, scores: list[Json], o: Options) -> list[str]:
@@ -58,7 +61,7 @@ def score_violations(state: Json, scores: list[Json], o: Options) -> list[str]:
         except KeyError as exc:
             out.append(f"seat {seat}: unknown card {exc.args[0]!r} in the captured pile")
             continue
-        expected = best_breakdown(indices, o, moved).base
+        expected = best_base(indices, o, moved)
         if scores[seat]["base"] != expected:
             out.append(f"seat {seat}: reported base {scores[seat]['base']}, but the captured pile scores {expected}")
     return out

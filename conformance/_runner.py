@@ -8,7 +8,7 @@ from typing import Any
 
 from conformance._compare import Mismatch, check_expectation
 from conformance._engine import Engine, EngineError
-from conformance._oracle import card_violations, options_of, score_violations
+from conformance._oracle import card_violations, score_violations
 from conformance._scenarios import RoundSpec, Scenario
 
 Json = dict[str, Any]
@@ -55,7 +55,7 @@ def run_scenario(engine: Engine, sc: Scenario) -> Result:
         return reply
 
     try:
-        options = options_of(sc.ruleset_json())
+        options = sc.rules
         previous: Json | None = None
         totals = [0] * options.players
         counted = 0

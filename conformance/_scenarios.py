@@ -15,6 +15,7 @@ from typing import Any
 
 from reference_impl import InputError, load_ruleset
 from reference_impl._deal import complete_deal_json, deal_from_json, normalized_deal_json
+from reference_impl._rulesets import Options
 from reference_impl._spec import validate
 from reference_impl._yamlio import Located, load_yaml
 
@@ -55,6 +56,7 @@ class Scenario:
     ruleset: str
     options: Json
     resolved_options: Json
+    rules: Options  # the resolved options, typed (what the oracle checks replies against)
     requires: tuple[str, ...]
     tags: tuple[str, ...]
     rounds: tuple[RoundSpec, ...]
@@ -121,6 +123,7 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
         ruleset=rs.id,
         options=dict(options),
         resolved_options=rs.options.as_json(),
+        rules=rs.options,
         requires=requires,
         tags=tuple(raw.get("tags", ())),
         rounds=tuple(rounds),

@@ -225,9 +225,28 @@ def ruleset_from_json(raw: Mapping[str, Any]) -> Ruleset:
     """The ruleset a protocol `{id, options}` object names: the named ruleset with every option
     value that differs from it applied as an override (InputError when unknown or invalid)."""
     rs = load_ruleset(raw["id"])
-    resolved = rs.options.as_json()
+    resolved = _named_json(rs.id)
     overrides = {k: v for k, v in raw.get("options", {}).items() if resolved.get(k) != v}
-    return rs.with_overrides(overrides, "ruleset.options")
+    if not overrides:
+        return rs
+    # every new_game of a scenario with overrides resolves the same few: keep them
+    key = (rs.id, json.dumps(overrides, sort_keys=True))
+    found = _OVERRIDDEN.get(key)
+    if found is None:
+        if len(_OVERRIDDEN) >= _OVERRIDDEN_MAX:
+            _OVERRIDDEN.clear()
+        found = _OVERRIDDEN[key] = rs.with_overrides(overrides, "ruleset.options")
+    return found
+
+
+_OVERRIDDEN: Final[dict[tuple[str, str], Ruleset]] = {}
+_OVERRIDDEN_MAX: Final = 1024
+
+
+@cache
+def _named_json(ruleset_id: str) -> dict[str, Any]:
+    """A named ruleset's resolved options as JSON (read only: shared between calls)."""
+    return load_ruleset(ruleset_id).options.as_json()
 
 
 def _make_options(values: Mapping[str, OptionValue]) -> Options:
