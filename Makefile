@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: suite test lint corpus-lint typecheck check bench docs clean mutation-syntactic
+.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,9 +38,12 @@ typecheck: $(STAMP)
 
 check: lint typecheck test
 
+## every benchmark, medians of 5 runs (see README.md, Benchmarks); bench-quick only checks they run
 bench: $(STAMP)
-	$(BIN)/python benchmarks/rounds.py
-	$(BIN)/python benchmarks/harness.py
+	$(BIN)/python benchmarks/run.py
+
+bench-quick: $(STAMP)
+	$(BIN)/python benchmarks/run.py --quick
 
 ## syntactic mutation testing of the scoring and capture modules against the corpus (slow: ~15 min)
 mutation-syntactic: $(STAMP)

@@ -1,27 +1,44 @@
-"""Harness throughput: scenarios per second in process and over stdio (reference engine), and
-protocol round trips per second against a trivial echo engine.
+"""Harness throughput: the corpus in process and over stdio against the reference engine, the
+harness's cost per message, and the bare protocol round trip against a trivial echo engine.
 
     python benchmarks/harness.py [--repeat R]
 
-Each figure is the median of R runs; output lines are stable:
-`<metric> median=<x> runs=<...>`.
+- `scenarios_per_second_in_process`, `scenarios_per_second_over_stdio`: the whole corpus, the
+  engine already started (its start-up is not a scenario's cost);
+- `stdio_to_in_process`: the two measured back to back, their ratio taken per pair (machine noise
+  hits both runs of a pair alike);
+- `echo_round_trip_us`: one request and its reply through the harness's stdio client against an
+  engine that answers at once with a fixed tiny reply: the floor of any stdio harness;
+- `harness_message_us`: the whole corpus run against an engine that replays the reference
+  engine's recorded replies (so it costs about what the echo engine costs, yet the harness gets
+  replies of real size and does its full work: decoding, schema checks, the invariant oracle,
+  the expectations), per message;
+- `harness_to_echo`: the two, per pair.
+
+Each figure is the median of R runs (pairs) after one warm-up run.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+import orjson
+from _common import line
+
 from conformance import ReferenceEngine, load_corpus, run_scenario
+from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
 
 HERE = Path(__file__).resolve().parent
+REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
+ECHO_MESSAGES = 5000
 
 
-def scenarios_in_process(corpus: list) -> float:
+def in_process(corpus: list[Scenario]) -> float:
     engine = ReferenceEngine()
     start = time.perf_counter()
     for sc in corpus:
@@ -29,28 +46,61 @@ def scenarios_in_process(corpus: list) -> float:
     return len(corpus) / (time.perf_counter() - start)
 
 
-def scenarios_over_stdio(corpus: list) -> float:
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+def over_stdio(argv: list[str], corpus: list[Scenario]) -> tuple[float, int, list[tuple[str, str]]]:
+    """Scenarios per second, messages sent, and the transcript (hello included)."""
+    engine = StdioEngine(argv)
     engine.start()
     try:
+        transcript = engine.take_transcript()
+        first = engine.seq
         start = time.perf_counter()
         for sc in corpus:
-            run_scenario(engine, sc)
-        return len(corpus) / (time.perf_counter() - start)
+            result = run_scenario(engine, sc)
+            transcript += engine.take_transcript()
+            if result.outcome != "PASS":
+                sys.exit(f"{argv[-1]}: {result.text()}")
+        seconds = time.perf_counter() - start
+        if argv is REFERENCE:
+            ENGINE_PEAK_MB.append(_peak_rss_mb(engine))
+        return len(corpus) / seconds, engine.seq - first, transcript
     finally:
         engine.close()
 
 
-def echo_round_trips(n: int = 5000) -> float:
+ENGINE_PEAK_MB: list[float] = []
+
+
+def _peak_rss_mb(engine: StdioEngine) -> float:
+    """The engine process's peak resident memory so far (Linux: VmHWM), or nan elsewhere."""
+    assert engine.proc is not None
+    try:
+        status = Path(f"/proc/{engine.proc.pid}/status").read_text()
+    except OSError:
+        return float("nan")
+    kb = next((int(row.split()[1]) for row in status.splitlines() if row.startswith("VmHWM:")), None)
+    return kb / 1024 if kb is not None else float("nan")
+
+
+def echo_round_trip_us() -> float:
     engine = StdioEngine([sys.executable, str(HERE / "echo_engine.py")])
     engine.start()
     try:
         start = time.perf_counter()
-        for _ in range(n):
+        for _ in range(ECHO_MESSAGES):
             engine.legal()
-        return n / (time.perf_counter() - start)
+        return (time.perf_counter() - start) / ECHO_MESSAGES * 1e6
     finally:
         engine.close()
+
+
+def record_replies(transcript: list[tuple[str, str]], path: Path) -> None:
+    replies = []
+    for direction, text in transcript:
+        if direction == "<":
+            reply = orjson.loads(text)
+            del reply["seq"]
+            replies.append(orjson.dumps(reply).decode())
+    path.write_text("\n".join(replies) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -58,13 +108,32 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args()
     corpus = load_corpus()
-    for name, fn in (
-        ("scenarios_per_second_in_process", lambda: scenarios_in_process(corpus)),
-        ("scenarios_per_second_over_stdio", lambda: scenarios_over_stdio(corpus)),
-        ("echo_round_trips_per_second", echo_round_trips),
-    ):
-        runs = [fn() for _ in range(args.repeat)]
-        print(f"{name} median={statistics.median(runs):.0f} runs={' '.join(f'{r:.0f}' for r in runs)}")
+    _, _, transcript = over_stdio(REFERENCE, corpus)  # warm-up, and the replies to replay
+    in_process(corpus)
+    with tempfile.TemporaryDirectory() as tmp:
+        replies = Path(tmp) / "replies.jsonl"
+        record_replies(transcript, replies)
+        replay = [sys.executable, str(HERE / "replay_engine.py"), str(replies)]
+        inproc, stdio, ratio, echo, message, per_echo = [], [], [], [], [], []
+        for _ in range(args.repeat):
+            a = in_process(corpus)
+            b = over_stdio(REFERENCE, corpus)[0]
+            inproc.append(a)
+            stdio.append(b)
+            ratio.append(b / a)
+            e = echo_round_trip_us()
+            r, messages, _ = over_stdio(replay, corpus)
+            m = len(corpus) / r / messages * 1e6
+            echo.append(e)
+            message.append(m)
+            per_echo.append(m / e)
+    print(line("scenarios_per_second_in_process", inproc, scenarios=len(corpus)))
+    print(line("scenarios_per_second_over_stdio", stdio, scenarios=len(corpus)))
+    print(line("stdio_to_in_process", ratio, 2))
+    print(line("echo_round_trip_us", echo, 1))
+    print(line("harness_message_us", message, 1, messages=messages))
+    print(line("harness_to_echo", per_echo, 2))
+    print(line("peak_rss_mb", ENGINE_PEAK_MB, 1, benchmark="reference-engine-over-stdio"))
 
 
 if __name__ == "__main__":

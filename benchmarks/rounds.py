@@ -9,8 +9,9 @@ invariant checks). Output lines are stable: `rounds_per_second ruleset=<id> medi
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
+
+from _common import line
 
 from reference_impl import RandomPlayer, Round, SplitMix64, load_ruleset, seeded_deal
 
@@ -37,9 +38,8 @@ def main() -> None:
     p.add_argument("--ruleset", action="append")
     args = p.parse_args()
     for rid in args.ruleset or DEFAULT:
-        rates = [run(rid, args.rounds) for _ in range(args.repeat)]
-        shown = " ".join(f"{r:.0f}" for r in rates)
-        print(f"rounds_per_second ruleset={rid} median={statistics.median(rates):.0f} runs={shown}")
+        run(rid, max(1, args.rounds // 10))  # warm-up: imports, spec loading, caches
+        print(line("rounds_per_second", [run(rid, args.rounds) for _ in range(args.repeat)], ruleset=rid), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,36 @@
+"""What every benchmark shares: the stable output line, medians, and a machine calibration.
+
+Every figure line reads `<metric> [key=value ...] median=<x> runs=<r1> <r2> ...`, so runs on
+different days diff cleanly; `calibration_loop_ns` says how fast this machine runs plain Python
+(the same loop everywhere), to compare figures measured on different machines.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+
+def line(metric: str, runs: Sequence[float], digits: int = 0, **labels: object) -> str:
+    shown = " ".join(f"{r:.{digits}f}" for r in runs)
+    tags = "".join(f" {k}={v}" for k, v in labels.items())
+    return f"{metric}{tags} median={statistics.median(runs):.{digits}f} runs={shown}"
+
+
+def repeat(fn: Callable[[], float], times: int) -> list[float]:
+    return [fn() for _ in range(times)]
+
+
+def calibration_loop_ns(iterations: int = 2_000_000) -> float:
+    """Nanoseconds per iteration of a fixed pure-Python loop (integer adds, a list append, a dict
+    lookup): a yardstick of the interpreter on this machine, not of the engine."""
+    table = {i: i for i in range(64)}
+    out: list[int] = []
+    start = time.perf_counter()
+    total = 0
+    for i in range(iterations):
+        total += table[i & 63]
+        if i & 1023 == 0:
+            out.append(total)
+    return (time.perf_counter() - start) / iterations * 1e9
