@@ -12,7 +12,7 @@ from typing import Any, Final
 from reference_impl._cards import BONUS, deck
 from reference_impl._deal import Deal, check_deal, deck_indices
 from reference_impl._events import Action, Event, Rejection
-from reference_impl._rulesets import Options, Ruleset
+from reference_impl._rulesets import Options, Ruleset, option_registry
 from reference_impl._scoring import Breakdown, best_base, best_breakdown, dual_cards_in
 from reference_impl._settlement import (
     Seat,
@@ -38,6 +38,15 @@ IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
 _CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
 CARD_ID: Final = tuple(c.id for c in _CARDS)
 INDEX_OF: Final = {c.id: c.index for c in _CARDS}
+
+_SEATS: Final = range(option_registry()["players"].maximum or 4)
+#: the actions with no more than a card, built once per seat and card: legal_actions lists them
+#: at every decision, and actions are values
+_PLAY: Final = tuple(tuple(Action("play", seat, cid) for cid in CARD_ID) for seat in _SEATS)
+_TAKE: Final = tuple(tuple(Action("take", seat, cid) for cid in CARD_ID) for seat in _SEATS)
+_BONUS: Final = tuple(tuple(Action("bonus", seat, cid) for cid in CARD_ID) for seat in _SEATS)
+_GO: Final = tuple(Action("go", seat) for seat in _SEATS)
+_STOP: Final = tuple(Action("stop", seat) for seat in _SEATS)
 
 #: which actions answer which decision, and the method that applies each (R-TURN)
 HANDLERS: Final = {
@@ -66,7 +75,7 @@ STEAL_CLAUSE: Final = {
 
 
 def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(CARD_ID[i] for i in cards)
+    return tuple(map(CARD_ID.__getitem__, cards))
 
 
 def equivalent(a: int, b: int) -> bool:
@@ -365,12 +374,13 @@ class Round:
         if self.decision in (CHOOSE_HAND, CHOOSE_FLIP):
             assert self.ctx is not None
             month = self.ctx.month if self.decision == CHOOSE_HAND else MONTH[self.ctx.flip or 0]
-            return [Action("take", seat, card=_CARDS[c].id) for c in sorted(self.table[month])]
+            takes = _TAKE[seat]
+            return [takes[c] for c in sorted(self.table[month])]
         out: list[Action] = []
         if self.decision == GO_STOP:
             if not self._go_forced_stop(seat):
-                out.append(Action("go", seat))
-            out.append(Action("stop", seat))
+                out.append(_GO[seat])
+            out.append(_STOP[seat])
             out.extend(self._dual_actions(seat))
             return out
         o = self.o
@@ -384,23 +394,23 @@ class Round:
         shakes = self._shake_months(seat, counts) if groups else []
         shake_with_play = set(shakes) if shakes and o.shake_declaration == "with_triple_card_play" else ()
         at_play = o.two_match_choice_timing == "at_play"
-        table, stacks = self.table, self.stack_owner
+        table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
         append = out.append
         for c in ordinary:
             month = MONTH[c]
             on = table[month]
             if must and not on:
                 continue
-            cid = CARD_ID[c]
             if len(on) == 2 and at_play and month not in stacks and not equivalent(on[0], on[1]):
+                cid = CARD_ID[c]
                 for t in sorted(on):
                     append(Action("play", seat, cid, CARD_ID[t]))
                     if month in shake_with_play:
                         append(Action("play", seat, cid, CARD_ID[t], None, True))
             else:
-                append(Action("play", seat, cid))
+                append(plays[c])
                 if month in shake_with_play:
-                    append(Action("play", seat, cid, None, None, True))
+                    append(Action("play", seat, CARD_ID[c], None, None, True))
         if groups:
             out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
@@ -408,7 +418,7 @@ class Round:
         if shakes and o.shake_declaration == "any_own_turn_start":
             out.extend(Action("shake", seat, month=m) for m in shakes)
         if len(ordinary) != len(hand) and (self.stock or not ordinary):
-            out.extend(Action("bonus", seat, card=_CARDS[c].id) for c in hand if IS_BONUS[c])
+            out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
         if groups and o.hand_chongtong == "instant_win_or_continue":
             out.extend(Action("chongtong", seat, month=m) for m in self._chongtong_months(seat))
         if o.dual_role_mode == "owner_one_way_to_junk":
