@@ -203,8 +203,30 @@ def _extra_yaku(held: frozenset[int], as_junk: frozenset[int], o: Options, birds
     return birds, extra, bonus
 
 
-_KIND_CODE: Final = tuple({BRIGHT: 0, ANIMAL: 1, RIBBON: 2}.get(c.kind, 3) for c in deck().cards)
-_UNITS: Final = tuple(c.units for c in deck().cards)
+def _mask_where(test: Any) -> int:
+    """The bit set (bit i = card index i) of the deck's cards that pass `test`."""
+    return sum(1 << c.index for c in deck().cards if test(c))
+
+
+#: bit sets over the canonical card index: the hot path scores a pile by counting bits
+_BIT: Final = tuple(1 << c.index for c in deck().cards)
+_BRIGHTS: Final = _mask_where(lambda c: c.kind == BRIGHT)
+_ANIMALS: Final = _mask_where(lambda c: c.kind == ANIMAL)
+_RIBBONS: Final = _mask_where(lambda c: c.kind == RIBBON)
+_JUNK_BY_UNITS: Final = tuple(_mask_where(lambda c, u=u: c.kind not in (BRIGHT, ANIMAL, RIBBON) and c.units == u) for u in (1, 2, 3))
+_RAIN: Final = 1 << RAIN_BRIGHT
+_DEC: Final = 1 << DEC_RIBBON
+_GODORI: Final = sum(1 << i for i in GODORI)
+_DANS: Final = tuple(sum(1 << i for i in members) for members in DAN_SETS.values())
+_CHO: Final = sum(1 << i for i in DAN_SETS["cho"])
+_CHO_WITH_DEC: Final = sum(1 << i for i in CHO_WITH_DEC)
+
+
+def card_mask(cards: Iterable[int]) -> int:
+    mask = 0
+    for i in cards:
+        mask |= _BIT[i]
+    return mask
 
 
 def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> int:
@@ -212,25 +234,18 @@ def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ())
     eligibility (R-GO-THRESHOLD, R-GO-RISE). A property test keeps the two equal."""
     if o.extra_yaku:
         return breakdown(pile, o, as_junk).base
-    brights = animals = ribbons = units = 0
-    rain = False
-    kind_code = _KIND_CODE
-    for i in pile:
-        if as_junk and i in as_junk:
-            units += 2
-            continue
-        k = kind_code[i]
-        if k == 3:
-            units += _UNITS[i]
-        elif k == 1:
-            animals += 1
-        elif k == 2:
-            if i != DEC_RIBBON or o.dec_ribbon != "not_counted":
-                ribbons += 1
-        else:
-            brights += 1
-            rain = rain or i == RAIN_BRIGHT
-    base = _bright_points(brights, rain, o)
+    held = card_mask(pile)
+    return _mask_base(held, card_mask(as_junk) & held if as_junk else 0, o)
+
+
+def _mask_base(held: int, junk: int, o: Options) -> int:
+    """base_score of the pile `held` (a bit set) with the dual-role cards `junk` as double junk."""
+    kept = held & ~junk
+    base = _bright_points((kept & _BRIGHTS).bit_count(), bool(kept & _RAIN), o)
+    animals = (kept & _ANIMALS).bit_count()
+    ribbons = (kept & (_RIBBONS & ~_DEC if o.dec_ribbon == "not_counted" else _RIBBONS)).bit_count()
+    ones, twos, threes = _JUNK_BY_UNITS
+    units = (kept & ones).bit_count() + 2 * ((kept & twos).bit_count() + junk.bit_count()) + 3 * (kept & threes).bit_count()
     if animals >= o.animal_threshold:
         base += animals - o.animal_threshold + 1
     if ribbons >= o.ribbon_threshold:
@@ -238,11 +253,11 @@ def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ())
     if units >= o.junk_threshold:
         base += units - o.junk_threshold + 1
     if animals >= 3 or ribbons >= 3:
-        held = frozenset(pile)
-        if held >= GODORI:
+        if held & _GODORI == _GODORI:
             base += o.godori_points
-        dans = sum(1 for members in DAN_SETS.values() if members <= held)
-        if o.dec_ribbon == "in_cho_set" and not DAN_SETS["cho"] <= held and len(CHO_WITH_DEC & held) >= 3:
+        hong, cheong, cho = _DANS
+        dans = (held & hong == hong) + (held & cheong == cheong) + (held & cho == cho)
+        if o.dec_ribbon == "in_cho_set" and held & _CHO != _CHO and (held & _CHO_WITH_DEC).bit_count() >= 3:
             dans += 1
         base += o.dan_points * dans
     return base
@@ -250,13 +265,30 @@ def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ())
 
 def best_base(pile: Collection[int], o: Options, moved: Collection[int] = ()) -> int:
     """The owner's base score under R-DUAL-ROLE (1), as `best_breakdown(...).base`."""
-    fixed = fixed_allocation(pile, o, moved)
-    if fixed is not None:
-        return base_score(pile, o, fixed)
-    duals = dual_cards_in(pile, o)
-    if not duals:
-        return base_score(pile, o)
-    return max(base_score(pile, o, alloc) for alloc in allocations(duals))
+    if o.extra_yaku:
+        fixed = fixed_allocation(pile, o, moved)
+        if fixed is not None:
+            return base_score(pile, o, fixed)
+        return max(base_score(pile, o, alloc) for alloc in allocations(dual_cards_in(pile, o)))
+    held = card_mask(pile)
+    duals = held & _dual_mask(o.dual_role_cards)
+    mode = o.dual_role_mode
+    if not duals or mode == "fixed_animal":
+        return _mask_base(held, 0, o)
+    if mode == "fixed_double_junk":
+        return _mask_base(held, duals, o)
+    if mode == "owner_one_way_to_junk":
+        return _mask_base(held, duals & card_mask(moved), o)
+    # auto_best: the best of every allocation (ties do not matter for the base)
+    if duals & (duals - 1) == 0:  # one dual card (the usual cup): animal or double junk
+        return max(_mask_base(held, 0, o), _mask_base(held, duals, o))
+    bits = [b for b in _BIT if duals & b]
+    return max(_mask_base(held, sum(combo), o) for size in range(len(bits) + 1) for combo in combinations(bits, size))
+
+
+@cache
+def _dual_mask(card_ids: frozenset[str]) -> int:
+    return card_mask(_dual_indices(card_ids))
 
 
 def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:

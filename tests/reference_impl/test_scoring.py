@@ -107,10 +107,14 @@ def test_point_count_card_values_and_sets() -> None:
     rid=st.sampled_from(sorted(ruleset_ids())),
     dec=st.sampled_from(["ribbon_no_set", "not_counted", "in_cho_set"]),
     cup_as_junk=st.booleans(),
+    mode=st.sampled_from(["auto_best", "fixed_animal", "fixed_double_junk", "owner_one_way_to_junk"]),
+    moved=st.sets(st.sampled_from([32, 41, 47])),
 )
-def test_fast_base_score_equals_the_breakdown(pile: set[int], rid: str, dec: str, cup_as_junk: bool) -> None:
-    """base_score is the hot-path twin of breakdown(...).base (R-SCORE-SUM)."""
-    o = ruleset(rid, dec_ribbon=dec).options
+def test_fast_base_score_equals_the_breakdown(pile: set[int], rid: str, dec: str, cup_as_junk: bool, mode: str, moved: set[int]) -> None:
+    """base_score and best_base are the hot-path (bit set) twins of breakdown(...).base and
+    best_breakdown(...).base (R-SCORE-SUM, R-DUAL-ROLE), under every dual-role mode."""
+    o = ruleset(rid, dec_ribbon=dec, dual_role_mode=mode).options
     as_junk = {32} & pile if cup_as_junk else set()
     assert base_score(pile, o, as_junk) == breakdown(pile, o, as_junk).base
     assert best_base(pile, o) == best_breakdown(pile, o).base
+    assert best_base(pile, o, moved & pile) == best_breakdown(pile, o, moved & pile).base
