@@ -74,7 +74,12 @@ STEAL_CLAUSE: Final = {
 }
 
 
+_ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
+
+
 def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
+    if len(cards) == 1:  # most events carry one card: its id tuple is built once
+        return _ONE_ID[cards[0]]
     return tuple(map(CARD_ID.__getitem__, cards))
 
 
