@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance._compare import Mismatch, check_expectation
+from conformance._compare import Mismatch, check_expectation, queries
 from conformance._engine import Engine, EngineError
 from conformance._oracle import card_violations, score_violations
 from conformance._scenarios import RoundSpec, Scenario
@@ -91,6 +91,42 @@ def _run_round(
 ) -> tuple[str | None, Json | None]:
     """One round: (an error that stops the scenario, the final score reply when the round ended)."""
     ruleset = sc.ruleset_json()
+    plan = getattr(engine, "plan", None)  # an engine that can take the next request early (stdio)
+    if plan is None:
+        return _round_body(engine, ruleset, rnd, name, options, call, mismatches, counter)
+    plan(round_plan(ruleset, rnd))
+    try:
+        return _round_body(engine, ruleset, rnd, name, options, call, mismatches, counter)
+    finally:
+        plan(())
+
+
+def round_plan(ruleset: Json, rnd: RoundSpec) -> list[tuple[str, Json]]:
+    """The requests _round_body makes when every reply is as the scenario expects, in order: a
+    stdio engine gets each one while the harness still checks the reply before it."""
+    out: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": rnd.deal})]
+    out += [(q, {}) for q in queries(rnd.after_deal)]
+    for step in rnd.steps:
+        if step.reject is not None:
+            out += [("legal", {}), ("act", {"action": step.act}), ("legal", {})]
+        else:
+            out.append(("act", {"action": step.act}))
+            out += [(q, {}) for q in queries(step.expect)]
+    out += [(q, {}) for q in queries(rnd.final)]
+    out.append(("score", {}))
+    return out
+
+
+def _round_body(
+    engine: Engine,
+    ruleset: Json,
+    rnd: RoundSpec,
+    name: str,
+    options: Any,
+    call: Callable[[str, Json, Callable[[], Json]], Json],
+    mismatches: list[Mismatch],
+    counter: list[int],
+) -> tuple[str | None, Json | None]:
     reply = call("new_game", {"ruleset": ruleset, "deal": rnd.deal}, lambda: engine.new_game(ruleset, rnd.deal))
     if "error" in reply:
         return f"new_game was refused: {reply['error']}", None
@@ -110,7 +146,7 @@ def _run_round(
     if rnd.after_deal:
         mismatches += check_expectation(rnd.after_deal, reply.get("events", []), state, f"{name} after the deal", legal, score)
     for step in rnd.steps:
-        label = f"{name} step {step.index + 1} ({_action_text(step.act)})"
+        label = f"{name} {step.title}"
         before = legal() if step.reject is not None else None
         reply = call("act", step.act, lambda a=step.act: engine.act(a))  # type: ignore[misc]
         counter[0] += 1
@@ -199,13 +235,3 @@ def unsupported_reason(sc: Scenario, hello: Json) -> str | None:
         if not (support == "all" or (isinstance(support, list) and value in support)):
             return f"option {key} = {value!r} is not declared"
     return None
-
-
-def _action_text(a: Json) -> str:
-    parts = [f"P{a.get('player')} {a.get('type')}"]
-    for key in ("card", "take", "month"):
-        if key in a:
-            parts.append(f"{key}={a[key]}")
-    if a.get("shake"):
-        parts.append("shake")
-    return " ".join(parts)

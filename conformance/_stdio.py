@@ -35,6 +35,9 @@ CHUNK: Final = 1 << 16
 TRANSCRIPT_LIMIT: Final = 20_000
 
 
+#: requests that change nothing in the engine: sending one ahead and not needing its reply is harmless
+_READ_ONLY: Final = frozenset({"legal", "score", "hello", "perft"})
+
 #: replies whose schema is a oneOf of a success shape and the error shape
 _TWO_SHAPED = frozenset({"new_game", "act", "legal", "score", "perft"})
 
@@ -52,6 +55,7 @@ class _LineReader:
 
     def __init__(self, stream: IO[bytes], max_line: int) -> None:
         self.fd = stream.fileno()
+        os.set_blocking(self.fd, False)
         self.buf = bytearray()
         self.max_line = max_line
         self.skipping = False  # inside an oversize line, until its newline
@@ -76,14 +80,16 @@ class _LineReader:
                     return _OVERSIZE
             if self.eof:
                 return _EOF
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            ready, _, _ = select.select([self.fd], [], [], remaining)
-            if not ready:
-                return None
-            try:
+            try:  # a reply sent ahead is often there already: read first, wait only when it is not
                 chunk = os.read(self.fd, CHUNK)
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                ready, _, _ = select.select([self.fd], [], [], remaining)
+                if not ready:
+                    return None
+                continue
             except OSError:
                 chunk = b""
             if chunk and not self.buf and not self.skipping and chunk.find(b"\n") == len(chunk) - 1:
@@ -162,6 +168,11 @@ class StdioEngine:
         self.transcript: list[tuple[str, str]] = []
         self.hello_reply: Json | None = None
         self.starts = 0
+        self._plan: list[tuple[str, Json]] = []
+        self._next = 0
+        self._ahead: tuple[str, Json, int] | None = None  # a planned request sent, its reply unread
+        self.sent_ahead = 0  # requests sent before the reply they follow was read
+        self.plans_dropped = 0  # calls that left a plan (each costs the rest of its round the overlap)
 
     # -------------------------------------------------------------- process
 
@@ -190,6 +201,7 @@ class StdioEngine:
         return self.proc is not None and self.proc.poll() is None
 
     def close(self) -> None:
+        self._plan, self._ahead = [], None  # a new process has nothing in flight
         proc = self.proc
         if proc is None:
             return
@@ -218,7 +230,52 @@ class StdioEngine:
 
     # -------------------------------------------------------------- requests
 
+    def plan(self, requests: Sequence[tuple[str, Json]]) -> None:
+        """The requests the caller expects to make next, in order (a scenario's round, as it runs
+        when every reply is as expected). Each is sent as soon as the reply before it has been
+        read, so the engine works on it while the caller checks that reply: one request in flight
+        at most. A call that differs from the plan drops the rest of it; `plan(())` drops it and
+        reads (and forgets) the reply still in flight."""
+        ahead, self._ahead = self._ahead, None
+        self._plan, self._next = list(requests), 0
+        if ahead is not None:
+            try:
+                self._receive(ahead[2], ahead[0], None)
+            except EngineError:  # the caller has stopped listening: restart before the next game
+                self.close()
+
     def _request(self, cmd: str, payload: Json, timeout: float | None = None) -> Json:
+        ahead = self._ahead
+        if ahead is not None:
+            self._ahead = None
+            if ahead[0] == cmd and ahead[1] == payload:
+                reply = self._receive(ahead[2], cmd, timeout)
+                self._send_ahead()
+                return reply
+            self._plan = []
+            self.plans_dropped += 1
+            if ahead[0] not in _READ_ONLY:  # the engine has moved on: nothing can be trusted
+                raise RuntimeError(f"harness bug: {ahead[0]} was sent ahead of the reply being checked, and {cmd} came instead")
+            self._receive(ahead[2], ahead[0], timeout)  # an unneeded answer to a question with no effect
+        planned = self._next < len(self._plan) and self._plan[self._next] == (cmd, payload)
+        reply = self._receive(self._send(cmd, payload), cmd, timeout)
+        if planned:
+            self._next += 1
+            self._send_ahead()
+        elif self._next < len(self._plan):
+            self._plan = []
+            self.plans_dropped += 1
+        return reply
+
+    def _send_ahead(self) -> None:
+        if self._next < len(self._plan):
+            cmd, payload = self._plan[self._next]
+            self._next += 1
+            self._ahead = (cmd, payload, self._send(cmd, payload))
+            self.sent_ahead += 1
+
+    def _send(self, cmd: str, payload: Json) -> int:
+        """Write one request; its seq."""
         proc = self.proc
         # no poll() here (a system call per message): a dead engine shows as a broken pipe or EOF
         if proc is None or proc.returncode is not None:
@@ -232,10 +289,13 @@ class StdioEngine:
         self.transcript.append((">", data.decode("utf-8")))
         try:
             assert proc.stdin is not None
-            proc.stdin.write(data + b"\n")
-            proc.stdin.flush()
+            proc.stdin.write(data + b"\n")  # unbuffered: one system call, nothing to flush
         except (BrokenPipeError, OSError, ValueError):
             raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self._exit_code()})") from None
+        return seq
+
+    def _receive(self, seq: int, cmd: str, timeout: float | None) -> Json:
+        """Read, decode and check the reply to request `seq` (the oldest one unanswered)."""
         limit = self.message_timeout if timeout is None else timeout
         assert self.reader is not None
         item = self.reader.read(limit)
