@@ -9,6 +9,7 @@ harness's cost per message, and the bare protocol round trip against a trivial e
   hits both runs of a pair alike);
 - `echo_round_trip_us`: one request and its reply through the harness's stdio client against an
   engine that answers at once with a fixed tiny reply: the floor of any stdio harness;
+  `echo_raw_round_trip_us` the same with no harness at all (a line written, a line read);
 - `harness_message_us`: the whole corpus run against an engine that replays the reference
   engine's recorded replies (so it costs about what the echo engine costs, yet the harness gets
   replies of real size and does its full work: decoding, schema checks, the invariant oracle,
@@ -21,6 +22,8 @@ Each figure is the median of R runs (pairs) after one warm-up run.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -93,6 +96,24 @@ def echo_round_trip_us() -> float:
         engine.close()
 
 
+def echo_raw_round_trip_us() -> float:
+    """The same round trip with no harness at all: write a line, block until a line comes back."""
+    proc = subprocess.Popen([sys.executable, str(HERE / "echo_engine.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        out = proc.stdout.fileno()
+        start = time.perf_counter()
+        for seq in range(ECHO_MESSAGES):
+            proc.stdin.write(b'{"seq":%d,"cmd":"legal"}\n' % seq)
+            reply = os.read(out, 4096)
+            while not reply.endswith(b"\n"):
+                reply += os.read(out, 4096)
+        return (time.perf_counter() - start) / ECHO_MESSAGES * 1e6
+    finally:
+        proc.stdin.close()
+        proc.wait()
+
+
 def record_replies(transcript: list[tuple[str, str]], path: Path) -> None:
     replies = []
     for direction, text in transcript:
@@ -114,7 +135,7 @@ def main() -> None:
         replies = Path(tmp) / "replies.jsonl"
         record_replies(transcript, replies)
         replay = [sys.executable, str(HERE / "replay_engine.py"), str(replies)]
-        inproc, stdio, ratio, echo, message, per_echo = [], [], [], [], [], []
+        inproc, stdio, ratio, echo, raw, message, per_echo = [], [], [], [], [], [], []
         for _ in range(args.repeat):
             a = in_process(corpus)
             b = over_stdio(REFERENCE, corpus)[0]
@@ -122,6 +143,7 @@ def main() -> None:
             stdio.append(b)
             ratio.append(b / a)
             e = echo_round_trip_us()
+            raw.append(echo_raw_round_trip_us())
             r, messages, _ = over_stdio(replay, corpus)
             m = len(corpus) / r / messages * 1e6
             echo.append(e)
@@ -131,6 +153,7 @@ def main() -> None:
     print(line("scenarios_per_second_over_stdio", stdio, scenarios=len(corpus)))
     print(line("stdio_to_in_process", ratio, 2))
     print(line("echo_round_trip_us", echo, 1))
+    print(line("echo_raw_round_trip_us", raw, 1))
     print(line("harness_message_us", message, 1, messages=messages))
     print(line("harness_to_echo", per_echo, 2))
     print(line("peak_rss_mb", ENGINE_PEAK_MB, 1, benchmark="reference-engine-over-stdio"))

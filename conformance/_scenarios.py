@@ -29,6 +29,7 @@ class Step:
     expect: Json | None
     reject: str | None
     where: str
+    title: str  # "step 3 (P1 play card=m05-junk-1)": how reports name it
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,8 @@ def _round(located: Located, at: list[str | int], raw: Json, rs: Any) -> RoundSp
     except InputError as exc:
         raise InputError(located.where([*at, *_path_of(exc.where)]), exc.detail) from None
     steps = tuple(
-        Step(k, s["act"], s.get("expect"), s.get("reject"), located.where([*at, "steps", k])) for k, s in enumerate(raw.get("steps", ()))
+        Step(k, s["act"], s.get("expect"), s.get("reject"), located.where([*at, "steps", k]), f"step {k + 1} ({_action_text(s['act'])})")
+        for k, s in enumerate(raw.get("steps", ()))
     )
     return RoundSpec(deal, raw.get("after_deal"), steps, raw.get("final"))
 
@@ -220,3 +222,13 @@ def select(
             continue
         out.append(sc)
     return out
+
+
+def _action_text(a: Json) -> str:
+    parts = [f"P{a.get('player')} {a.get('type')}"]
+    for key in ("card", "take", "month"):
+        if key in a:
+            parts.append(f"{key}={a[key]}")
+    if a.get("shake"):
+        parts.append("shake")
+    return " ".join(parts)
