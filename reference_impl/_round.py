@@ -75,6 +75,7 @@ STEAL_CLAUSE: Final = {
 
 
 _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
+_new_event: Final = tuple.__new__
 
 
 def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
@@ -197,7 +198,8 @@ class Round:
         return new
 
     def _emit(self, kind: str, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
-        self._out.append(Event(kind, player, _ids(cards), clauses, data))
+        # Event(...) with every field given, minus the named tuple's argument-parsing frame
+        self._out.append(_new_event(Event, (kind, player, _ids(cards), clauses, data)))
 
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []
@@ -734,8 +736,9 @@ class Round:
             ctx.flip = c
             self._emit("flip", ctx.actor, (c,), ("R-FLIP",))
             break
-        ctx.actor_last = not self._has_turn(ctx.actor)
-        ctx.round_last = not self.stock or (ctx.actor_last and not any(self._has_turn(s) for s in range(self.n)))
+        hands, credits = self.hands, self.credits  # R-BOMB-SKIP: a skip credit is a turn too
+        ctx.actor_last = not (hands[ctx.actor] or credits[ctx.actor] > 0)
+        ctx.round_last = not self.stock or (ctx.actor_last and not any(hands[s] or credits[s] > 0 for s in range(self.n)))
 
     def _resolve(self, ctx: _Turn) -> None:
         """R-MATCH: resolve the hand card and the flipped card; may pause for a choice."""
