@@ -3,7 +3,6 @@ Round.clone(), with per-ply statistics."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import cache
 from typing import Final
 
@@ -22,21 +21,23 @@ def statistic_names() -> tuple[str, ...]:
     return tuple(data["statistics"])
 
 
-def classify(action: Action, events: Iterable[Event], over: bool, outcome: str | None) -> dict[str, int]:
-    """The statistics one action contributes to its ply."""
+_EVENT_STATS_SET: Final = frozenset(EVENT_STATS)
+
+
+def count(row: dict[str, int], action: Action, events: list[Event], over: bool, outcome: str | None) -> None:
+    """Add what one action contributes to its ply's statistics (spec/perft.yaml) to `row`."""
+    row["nodes"] += 1
+    if over:
+        row["terminal"] += 1
+        if outcome == "nagari":
+            row["nagari"] += 1
+    if action.type in ("stop", "go"):
+        row[action.type] += 1
     kinds = {e.kind for e in events}
-    stolen = any(e.kind == "steal" and e.cards for e in events)
-    counts = {
-        "nodes": 1,
-        "terminal": int(over),
-        "stop": int(action.type == "stop"),
-        "go": int(action.type == "go"),
-        "nagari": int(over and outcome == "nagari"),
-        "steal": int(stolen),
-    }
-    for kind in EVENT_STATS:
-        counts[kind] = int(kind in kinds)
-    return counts
+    for kind in kinds & _EVENT_STATS_SET:  # once per action, however many events of the kind
+        row[kind] += 1
+    if "steal" in kinds and any(e.kind == "steal" and e.cards for e in events):
+        row["steal"] += 1
 
 
 def perft(rnd: Round, depth: int) -> list[dict[str, int]]:
@@ -50,13 +51,14 @@ def _walk(rnd: Round, depth: int, ply: int, table: list[dict[str, int]]) -> None
     if ply == depth or rnd.over:
         return
     row = table[ply]
+    deeper = ply + 1 < depth
     for action in rnd.legal_actions():
         child = rnd.clone()
         events = child.apply(action)
-        outcome = child.settlement.kind if child.settlement else None
-        for key, value in classify(action, events, child.over, outcome).items():
-            row[key] += value
-        _walk(child, depth, ply + 1, table)
+        over = child.over
+        count(row, action, events, over, child.settlement.kind if over and child.settlement else None)
+        if deeper and not over:
+            _walk(child, depth, ply + 1, table)
 
 
 def divide(rnd: Round, depth: int) -> list[tuple[Action, int]]:

@@ -169,7 +169,7 @@ class Round:
         new = object.__new__(Round)
         d = dict(self.__dict__)
         for key in ("hands", "table", "captured", "shaken", "shake_factors", "bombs"):
-            d[key] = [list(x) for x in d[key]]
+            d[key] = [x[:] for x in d[key]]
         for key in (
             "stock",
             "gos",
