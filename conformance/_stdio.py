@@ -283,13 +283,13 @@ class StdioEngine:
             raise EngineError("crash", f"the engine is not running (exit code {code})")
         self.seq += 1
         seq = self.seq
-        data = orjson.dumps({"seq": seq, "cmd": cmd, **payload})
+        data = orjson.dumps({"seq": seq, "cmd": cmd, **payload}, option=orjson.OPT_APPEND_NEWLINE)
         if len(self.transcript) >= TRANSCRIPT_LIMIT:  # nobody takes it (fuzz, perft): keep the recent part
             del self.transcript[: TRANSCRIPT_LIMIT // 2]
-        self.transcript.append((">", data.decode("utf-8")))
+        self.transcript.append((">", data[:-1].decode("utf-8")))
         try:
             assert proc.stdin is not None
-            proc.stdin.write(data + b"\n")  # unbuffered: one system call, nothing to flush
+            proc.stdin.write(data)  # unbuffered: one system call, nothing to flush
         except (BrokenPipeError, OSError, ValueError):
             raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self._exit_code()})") from None
         return seq

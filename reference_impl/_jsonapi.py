@@ -46,7 +46,7 @@ class JsonEngine:
         except InputError as exc:
             return {"error": {"code": "unsupported", "message": str(exc)}}
         try:
-            self.round = Round(rs, deal_from_json(deal, rs.options))
+            self.round = Round(rs, deal_from_json(deal, rs.options), check=False)  # deal_from_json has checked it
         except InputError as exc:
             self.round = None
             return {"error": {"code": "bad_deal", "message": str(exc)}}

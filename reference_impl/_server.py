@@ -88,10 +88,11 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> in
                 seq = message.get("seq") if isinstance(message, dict) else None
                 reply, stop = {"seq": seq, "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}, False
         try:
-            out = orjson.dumps(reply)
+            out = orjson.dumps(reply, option=orjson.OPT_APPEND_NEWLINE)
         except TypeError as exc:  # an engine bug again: a reply that is not JSON
-            out = orjson.dumps({"seq": reply.get("seq"), "error": {"code": "internal", "message": f"unserialisable reply: {exc}"}})
-        stdout.write(out + b"\n")
+            internal = {"code": "internal", "message": f"unserialisable reply: {exc}"}
+            out = orjson.dumps({"seq": reply.get("seq"), "error": internal}, option=orjson.OPT_APPEND_NEWLINE)
+        stdout.write(out)
         stdout.flush()
         if stop:
             break
