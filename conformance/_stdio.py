@@ -322,7 +322,7 @@ class StdioEngine:
         if reply.get("seq") != seq:
             raise EngineError("protocol", f"the reply to {cmd} carries seq {reply.get('seq')!r}, expected {seq}")
         if not _reply_ok(cmd, reply):
-            # the full validator explains; where the two disagree (an integer beyond 64 bits, say) it decides
+            # the full validator explains; should the two ever disagree, it decides
             err = jsonschema.exceptions.best_match(protocol_validator(f"reply_{cmd}").iter_errors(reply))
             if err is not None:
                 where = format_path(list(err.absolute_path)) or "(reply)"

@@ -36,7 +36,7 @@ def check_request(message: Any) -> str | None:
         return None
     branch = {"$defs": protocol_schema()["$defs"], **protocol_schema()["$defs"]["request"]["oneOf"][_BRANCH[cmd]]}
     errors = list(jsonschema.Draft202012Validator(branch).iter_errors(message))
-    if not errors:  # the fast check and the full validator disagree (an integer beyond 64 bits): the full one decides
+    if not errors:  # should the compiled check and the full validator ever disagree, the full one decides
         return None
     err = jsonschema.exceptions.best_match(errors)
     return f"{format_path(list(err.absolute_path)) or '(message)'}: {err.message}"

@@ -150,3 +150,14 @@ def test_invariant_violations_are_reported_even_when_expectations_pass(corpus) -
     assert result.outcome == "FAIL"
     assert [m.path for m in result.mismatches] == ["invariant: cards"]
     assert "is in 0 places" in str(result.mismatches[0].actual)
+
+
+def test_a_reply_the_full_validator_accepts_is_accepted_whatever_the_fast_check_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance import _stdio
+
+    monkeypatch.setattr(_stdio, "_reply_ok", lambda _cmd, _reply: False)
+    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    try:
+        assert engine.start()["protocol"] == "1"
+    finally:
+        engine.close()

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from reference_impl import SplitMix64, load_ruleset, seeded_deal
 from reference_impl._spec import spec_dir
@@ -120,3 +121,12 @@ def test_rejection_is_an_error_reply_with_the_vocabulary_code() -> None:
     )
     assert replies[1]["error"]["code"] == "wrong_decision"
     assert replies[2]["error"]["code"] == "not_your_turn"
+
+
+def test_where_the_fast_check_and_the_full_validator_disagree_the_full_one_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should the compiled check ever refuse what the full validator accepts, the request is served."""
+    from reference_impl import _server
+
+    monkeypatch.setattr(_server, "protocol_check", lambda *_: lambda _message: False)
+    assert _server.check_request({"seq": 10**30, "cmd": "legal"}) is None
+    assert "seq" in (_server.check_request({"seq": -1, "cmd": "legal"}) or "")
