@@ -91,22 +91,51 @@ def _compare(step: int, ref: Json, got: Json, what: str) -> tuple[str, Any, Any]
 
 def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence | None:
     """Replay `case` on both engines; the first difference, or None. Choices beyond the legal
-    list wrap around (so that shrinking can change earlier choices freely)."""
+    list wrap around (so that shrinking can change earlier choices freely).
+
+    The reference plays the case first: it decides every action, so the engine's requests are
+    known before the first is sent, and an engine that can take them early (the stdio client)
+    gets each while the harness still compares the reply before it."""
     ruleset = case.ruleset_json()
-    ref = reference.new_game(ruleset, case.deal)
-    got = engine.new_game(ruleset, case.deal)
-    diff = _compare(-1, ref, got, "after the deal")
-    if diff:
-        return Divergence(case, -1, *diff, _trace(ref), ref.get("events", []))
-    played = 0
-    for i, choice in enumerate(case.choices):
+    deal_ref = reference.new_game(ruleset, case.deal)
+    script: list[tuple[Json, Json | None, Json]] = []  # (legal, the action chosen, its reply)
+    for choice in case.choices:
         legal_ref = reference.legal()
-        legal_got = engine.legal()
         if legal_ref.get("decision") == "none":
+            script.append((legal_ref, None, {}))
+            break
+        action = legal_ref["actions"][choice % len(legal_ref["actions"])]
+        script.append((legal_ref, action, reference.act(action)))
+    score_ref = reference.score() if reference.legal().get("decision") == "none" else None
+    plan = getattr(engine, "plan", None)
+    if plan is None:
+        return _against(case, engine, ruleset, deal_ref, script, score_ref)
+    requests: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": case.deal})]
+    for _, action, _ in script:
+        requests += [("legal", {})] + ([("act", {"action": action})] if action is not None else [])
+    plan(requests + ([("score", {})] if score_ref is not None else []))
+    try:
+        return _against(case, engine, ruleset, deal_ref, script, score_ref)
+    finally:
+        plan(())
+
+
+def _against(
+    case: Case, engine: Engine, ruleset: Json, deal_ref: Json, script: list[tuple[Json, Json | None, Json]], score_ref: Json | None
+) -> Divergence | None:
+    """The engine's replies against the reference's, request by request: the first difference."""
+    got = engine.new_game(ruleset, case.deal)
+    diff = _compare(-1, deal_ref, got, "after the deal")
+    if diff:
+        return Divergence(case, -1, *diff, _trace(deal_ref), deal_ref.get("events", []))
+    played = 0
+    for i, (legal_ref, action, ref) in enumerate(script):
+        legal_got = engine.legal()
+        if action is None:
             break
         if normal_legal(legal_ref) != normal_legal(legal_got) or legal_ref.get("player") != legal_got.get("player"):
             return Divergence(
-                Case(case.ruleset, case.deal, case.choices[:i]),
+                Case(case.ruleset, case.deal, case.choices[:i], case.options),
                 i - 1,
                 "legal actions",
                 legal_ref.get("actions"),
@@ -114,8 +143,6 @@ def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence |
                 [],
                 [],
             )
-        action = legal_ref["actions"][choice % len(legal_ref["actions"])]
-        ref = reference.act(action)
         got = engine.act(action)
         played += 1
         diff = _compare(i, ref, got, f"after action {i + 1}")
@@ -123,15 +150,14 @@ def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence |
             return Divergence(
                 Case(case.ruleset, case.deal, case.choices[: i + 1], case.options), i, *diff, _trace(ref), ref.get("events", [])
             )
-    if reference.legal().get("decision") == "none":
+    if score_ref is not None:
         case = Case(case.ruleset, case.deal, case.choices[:played], case.options)
-        sr, sg = reference.score(), engine.score()
-        settle_r = {k: (sr.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
+        sg = engine.score()
+        settle_r = {k: (score_ref.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
         settle_g = {k: (sg.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
         if settle_r != settle_g:
-            return Divergence(
-                case, len(case.choices) - 1, "settlement", settle_r, settle_g, list((sr.get("settlement") or {}).get("clauses", [])), []
-            )
+            clauses = list((score_ref.get("settlement") or {}).get("clauses", []))
+            return Divergence(case, len(case.choices) - 1, "settlement", settle_r, settle_g, clauses, [])
     return None
 
 
