@@ -3,7 +3,7 @@ of README.md (`make bench`).
 
     python benchmarks/run.py [--quick]
 
-Prints the figure lines of rounds.py, perft.py and harness.py, each followed by `peak_rss_mb`
+Prints the figure lines of rounds.py, perft.py, harness.py and fuzz.py, each followed by `peak_rss_mb`
 of its process (harness.py reports its engine processes itself), and `calibration_loop_ns`
 (see _common.py) before and after. `--quick`
 runs each figure 3 times on smaller inputs, to check that everything runs (CI does not time).
@@ -41,6 +41,7 @@ def main() -> None:
     run("rounds.py", *repeat, "--rounds", "200" if args.quick else "2000")
     run("perft.py", *repeat, "--depth", "4" if args.quick else "5")
     run("harness.py", *repeat)
+    run("fuzz.py", *repeat, "--games", "100" if args.quick else "500")
     print(line("calibration_loop_ns", [calibration_loop_ns() for _ in range(5)], 1), flush=True)
 
 
