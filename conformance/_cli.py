@@ -7,7 +7,6 @@ input error.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 import time
@@ -27,6 +26,7 @@ from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 from reference_impl._clauses import clauses
+from reference_impl._cli import run_guarded
 from reference_impl._jsonapi import JsonEngine
 from reference_impl._mutants import BY_NAME
 
@@ -90,14 +90,6 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--timeout", type=float, default=10.0)
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except BrokenPipeError:  # whoever read the output has gone (`... | head`): not a failure
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -355,3 +347,7 @@ def _progress(done: int, total: int) -> None:
     width = 30
     filled = width * done // total
     print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_guarded(_main, argv)

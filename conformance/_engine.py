@@ -4,6 +4,8 @@ spec/vocabulary.yaml (the same objects the stdio protocol carries)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from reference_impl._jsonapi import JsonEngine
@@ -34,6 +36,21 @@ class Engine(Protocol):
     def score(self) -> Json: ...
 
     def close(self) -> None: ...
+
+
+@contextmanager
+def planned(engine: Engine, requests: Sequence[tuple[str, Json]]) -> Iterator[None]:
+    """Tell an engine that can take requests early (the stdio client: `plan`) which ones come
+    next, for the duration of the block; other engines are called as they are."""
+    plan = getattr(engine, "plan", None)
+    if plan is None:
+        yield
+        return
+    plan(requests)
+    try:
+        yield
+    finally:
+        plan(())
 
 
 class ReferenceEngine(JsonEngine):

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from conformance._engine import Engine, EngineError
+from conformance._engine import Engine, EngineError, planned
 from reference_impl import InputError, SplitMix64, load_ruleset, option_registry, seeded_deal
 from reference_impl._jsonapi import JsonEngine, engine_version
 
@@ -107,17 +107,11 @@ def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence |
         action = legal_ref["actions"][choice % len(legal_ref["actions"])]
         script.append((legal_ref, action, reference.act(action)))
     score_ref = reference.score() if reference.legal().get("decision") == "none" else None
-    plan = getattr(engine, "plan", None)
-    if plan is None:
-        return _against(case, engine, ruleset, deal_ref, script, score_ref)
     requests: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": case.deal})]
     for _, action, _ in script:
         requests += [("legal", {})] + ([("act", {"action": action})] if action is not None else [])
-    plan(requests + ([("score", {})] if score_ref is not None else []))
-    try:
+    with planned(engine, requests + ([("score", {})] if score_ref is not None else [])):
         return _against(case, engine, ruleset, deal_ref, script, score_ref)
-    finally:
-        plan(())
 
 
 def _against(

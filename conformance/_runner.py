@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance._compare import Mismatch, check_expectation, queries
-from conformance._engine import Engine, EngineError
+from conformance._engine import Engine, EngineError, planned
 from conformance._oracle import card_violations, score_violations
 from conformance._scenarios import RoundSpec, Scenario
 
@@ -91,18 +91,65 @@ def _run_round(
 ) -> tuple[str | None, Json | None]:
     """One round: (an error that stops the scenario, the final score reply when the round ended)."""
     ruleset = sc.ruleset_json()
-    plan = getattr(engine, "plan", None)  # an engine that can take the next request early (stdio)
-    if plan is None:
-        return _round_body(engine, ruleset, rnd, name, options, call, mismatches, counter)
-    plan(round_plan(ruleset, rnd))
-    try:
-        return _round_body(engine, ruleset, rnd, name, options, call, mismatches, counter)
-    finally:
-        plan(())
+    with planned(engine, round_plan(ruleset, rnd)):
+        reply = call("new_game", {"ruleset": ruleset, "deal": rnd.deal}, lambda: engine.new_game(ruleset, rnd.deal))
+        if "error" in reply:
+            return f"new_game was refused: {reply['error']}", None
+        state = reply.get("state", {})
+
+        def invariants(where: str, st: Json) -> None:
+            for problem in card_violations(st, options):
+                mismatches.append(Mismatch(where, "invariant: cards", "every card in exactly one place", problem))
+
+        def legal() -> Json:
+            return call("legal", {}, engine.legal)
+
+        def score() -> Json:
+            return call("score", {}, engine.score)
+
+        invariants(f"{name} after the deal", state)
+        if rnd.after_deal:
+            mismatches += check_expectation(rnd.after_deal, reply.get("events", []), state, f"{name} after the deal", legal, score)
+        for step in rnd.steps:
+            label = f"{name} {step.title}"
+            before = legal() if step.reject is not None else None
+            reply = call("act", step.act, lambda a=step.act: engine.act(a))  # type: ignore[misc]
+            counter[0] += 1
+            if step.reject is not None:
+                err = reply.get("error")
+                code = err.get("code") if isinstance(err, dict) else None
+                if code != step.reject:
+                    mismatches.append(Mismatch(label, "rejection", step.reject, code if err else "accepted", "expected a rejection"))
+                    if not err:
+                        return None, None  # the state moved on; later steps would only cascade
+                elif legal() != before:
+                    mismatches.append(
+                        Mismatch(
+                            label,
+                            "rejection",
+                            "the same legal actions as before",
+                            "they changed",
+                            "a rejected action must leave the state unchanged",
+                        )
+                    )
+                continue
+            if "error" in reply:
+                mismatches.append(Mismatch(label, "act", "accepted", reply["error"], "the action was rejected"))
+                return None, None
+            state = reply.get("state", {})
+            invariants(label, state)
+            if step.expect:
+                mismatches += check_expectation(step.expect, reply.get("events", []), state, label, legal, score)
+        if rnd.final:
+            mismatches += check_expectation(rnd.final, [], state, f"{name} at the end", legal, score)
+        final = score()
+        for problem in score_violations(state, final.get("scores") or [], options):
+            mismatches.append(Mismatch(f"{name} at the end", "invariant: scores", "scores that recompute from the captured piles", problem))
+        return None, final if final.get("settlement") is not None else None
 
 
 def round_plan(ruleset: Json, rnd: RoundSpec) -> list[tuple[str, Json]]:
-    """The requests _round_body makes when every reply is as the scenario expects, in order: a
+    """The requests _run_round makes when every reply is as the scenario expects, in order: a
     stdio engine gets each one while the harness still checks the reply before it."""
     out: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": rnd.deal})]
     out += [(q, {}) for q in queries(rnd.after_deal)]
@@ -115,72 +162,6 @@ def round_plan(ruleset: Json, rnd: RoundSpec) -> list[tuple[str, Json]]:
     out += [(q, {}) for q in queries(rnd.final)]
     out.append(("score", {}))
     return out
-
-
-def _round_body(
-    engine: Engine,
-    ruleset: Json,
-    rnd: RoundSpec,
-    name: str,
-    options: Any,
-    call: Callable[[str, Json, Callable[[], Json]], Json],
-    mismatches: list[Mismatch],
-    counter: list[int],
-) -> tuple[str | None, Json | None]:
-    reply = call("new_game", {"ruleset": ruleset, "deal": rnd.deal}, lambda: engine.new_game(ruleset, rnd.deal))
-    if "error" in reply:
-        return f"new_game was refused: {reply['error']}", None
-    state = reply.get("state", {})
-
-    def invariants(where: str, st: Json) -> None:
-        for problem in card_violations(st, options):
-            mismatches.append(Mismatch(where, "invariant: cards", "every card in exactly one place", problem))
-
-    def legal() -> Json:
-        return call("legal", {}, engine.legal)
-
-    def score() -> Json:
-        return call("score", {}, engine.score)
-
-    invariants(f"{name} after the deal", state)
-    if rnd.after_deal:
-        mismatches += check_expectation(rnd.after_deal, reply.get("events", []), state, f"{name} after the deal", legal, score)
-    for step in rnd.steps:
-        label = f"{name} {step.title}"
-        before = legal() if step.reject is not None else None
-        reply = call("act", step.act, lambda a=step.act: engine.act(a))  # type: ignore[misc]
-        counter[0] += 1
-        if step.reject is not None:
-            err = reply.get("error")
-            code = err.get("code") if isinstance(err, dict) else None
-            if code != step.reject:
-                mismatches.append(Mismatch(label, "rejection", step.reject, code if err else "accepted", "expected a rejection"))
-                if not err:
-                    return None, None  # the state moved on; later steps would only cascade
-            elif legal() != before:
-                mismatches.append(
-                    Mismatch(
-                        label,
-                        "rejection",
-                        "the same legal actions as before",
-                        "they changed",
-                        "a rejected action must leave the state unchanged",
-                    )
-                )
-            continue
-        if "error" in reply:
-            mismatches.append(Mismatch(label, "act", "accepted", reply["error"], "the action was rejected"))
-            return None, None
-        state = reply.get("state", {})
-        invariants(label, state)
-        if step.expect:
-            mismatches += check_expectation(step.expect, reply.get("events", []), state, label, legal, score)
-    if rnd.final:
-        mismatches += check_expectation(rnd.final, [], state, f"{name} at the end", legal, score)
-    final = score()
-    for problem in score_violations(state, final.get("scores") or [], options):
-        mismatches.append(Mismatch(f"{name} at the end", "invariant: scores", "scores that recompute from the captured piles", problem))
-    return None, final if final.get("settlement") is not None else None
 
 
 def _check_chain(label: str, previous: Json, deal: Json) -> list[Mismatch]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reference_impl._check import check_ruleset
 from reference_impl._match import Match, RandomPlayer
@@ -34,12 +34,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def run_guarded(command: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
+    """Run a command's main; it ends quietly when whoever reads its output has gone (`| head`)."""
     try:
-        return _main(argv)
-    except BrokenPipeError:  # whoever read the output has gone (`... | head`): not a failure
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return command(argv)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
         return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_guarded(_main, argv)
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
