@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final
 
 from reference_impl._cards import deck
@@ -41,14 +42,17 @@ class SplitMix64:
 
 def deck_indices(options: Options) -> list[int]:
     """The ruleset's deck in canonical order: the 48 cards, then its bonus cards (R-BONUS-DECK)."""
+    return list(_deck_of(options.bonus_cards))
+
+
+@cache
+def _deck_of(bonus_cards: tuple[int, ...]) -> tuple[int, ...]:
     cards = deck().cards
-    out = list(range(48))
     used: set[int] = set()
-    for units in options.bonus_cards:
+    for units in bonus_cards:
         extra = next(c.index for c in cards[48:] if c.units == units and c.index not in used)
         used.add(extra)
-    out.extend(sorted(used))
-    return out
+    return (*range(48), *sorted(used))
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,14 +121,14 @@ class Round:
         self.o: Options = o
         self.n = deal.players
         self.dealer = deal.dealer
-        by_id = deck().by_id
-        self.hands: list[list[int]] = [sorted(by_id[c].index for c in h) for h in deal.hands]
+        index = INDEX_OF
+        self.hands: list[list[int]] = [sorted(index[c] for c in h) for h in deal.hands]
         self.table: list[list[int]] = [[] for _ in range(13)]
         self.stack_owner: dict[int, int | None] = {}
         self.stack_bonus: dict[int, list[int]] = {}
-        self.stock: list[int] = [by_id[c].index for c in reversed(deal.stock)]
+        self.stock: list[int] = [index[c] for c in reversed(deal.stock)]
         caps = deal.captured or tuple(() for _ in range(self.n))
-        self.captured: list[list[int]] = [sorted(by_id[c].index for c in pile) for pile in caps]
+        self.captured: list[list[int]] = [sorted(index[c] for c in pile) for pile in caps]
         states = deal.player_state
         self.gos = [s.gos for s in states] if states else [0] * self.n
         self.go_base = [s.go_base for s in states] if states else [0] * self.n
@@ -139,7 +139,7 @@ class Round:
         self.bombs: list[list[tuple[int, bool]]] = [[(m, True) for m in s.bombs] for s in states] if states else [[] for _ in range(self.n)]
         self.credits = [s.skip_credits for s in states] if states else [0] * self.n
         self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
-        self.moved: list[set[int]] = [{by_id[c].index for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
+        self.moved: list[set[int]] = [{index[c] for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
         self.deck_set = frozenset(deck_indices(o))
         self.streak = deal.nagari_streak
         self.carry_extra = deal.carried_multiplier
@@ -228,9 +228,8 @@ class Round:
     def _deal_time(self, deal: Deal) -> None:
         """R-DEAL-BONUS, R-TABLE-PAIR (two of a month: nothing special), R-TABLE-TRIPLE,
         R-TABLE-FOUR, R-CHONGTONG, R-CHONGTONG-MULTI."""
-        by_id = deck().by_id
         o = self.o
-        layout = [by_id[c].index for c in deal.table]
+        layout = [INDEX_OF[c] for c in deal.table]
         while any(IS_BONUS[c] for c in layout):
             pos = next(k for k, c in enumerate(layout) if IS_BONUS[c])
             bonus = layout[pos]
