@@ -271,7 +271,11 @@ class StdioEngine:
         if self._next < len(self._plan):
             cmd, payload = self._plan[self._next]
             self._next += 1
-            self._ahead = (cmd, payload, self._send(cmd, payload))
+            try:
+                self._ahead = (cmd, payload, self._send(cmd, payload))
+            except EngineError:  # the reply in hand is still good: the next call meets the failure
+                self._plan = []
+                return
             self.sent_ahead += 1
 
     def _send(self, cmd: str, payload: Json) -> int:

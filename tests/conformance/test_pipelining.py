@@ -106,3 +106,35 @@ def test_an_engine_that_dies_on_the_request_sent_ahead_is_closed_for_a_restart(t
         assert "state" in engine.new_game(ruleset, rnd.deal)  # new_game restarts it
     finally:
         engine.close()
+
+
+EXITS_AFTER_NEW_GAME = """
+import json, sys
+from reference_impl._jsonapi import JsonEngine
+from reference_impl._server import handle
+engine = JsonEngine()
+for line in sys.stdin:
+    message = json.loads(line)
+    print(json.dumps(handle(engine, message)[0]), flush=True)
+    if message["cmd"] == "new_game":
+        sys.stdout.close()
+        sys.exit(0)
+"""
+
+
+def test_a_reply_in_hand_is_returned_even_if_the_engine_is_gone_before_the_next_request(tmp_path: Path) -> None:
+    """The failure belongs to the request that meets it, not to the reply already read."""
+    script = tmp_path / "exits.py"
+    script.write_text(EXITS_AFTER_NEW_GAME)
+    engine = StdioEngine([sys.executable, str(script)], message_timeout=5.0)
+    engine.start()
+    try:
+        sc, rnd = _first_round()
+        ruleset = sc.ruleset_json()
+        engine.plan([("new_game", {"ruleset": ruleset, "deal": rnd.deal}), ("act", {"action": rnd.steps[0].act})])
+        assert "state" in engine.new_game(ruleset, rnd.deal)
+        with pytest.raises(EngineError) as caught:
+            engine.act(rnd.steps[0].act)
+        assert caught.value.kind == "crash"
+    finally:
+        engine.close()
