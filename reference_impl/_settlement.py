@@ -224,15 +224,26 @@ def settle_stop(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: O
     w_seat = seats[winner]
     fixed = fixed_allocation(w_seat.pile, o, w_seat.moved_to_junk)
     w_allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(w_seat.pile, o)))
+    # each loser's scores under each of their allocations do not depend on the winner's: once
+    scores = {seat: _allocated_scores(seats[seat], o) for seat in _others(winner, len(seats))}
     for alloc in w_allocs:
-        candidate = _settle_with(kind, winner, seats, streak, o, breakdown(w_seat.pile, o, alloc), extra)
+        candidate = _settle_with(kind, winner, seats, streak, o, breakdown(w_seat.pile, o, alloc), extra, scores)
         if best is None or sum(p for _, _, p in candidate.payments) > sum(p for _, _, p in best.payments):
             best = candidate
     assert best is not None
     return best
 
 
-def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, win: Breakdown, extra: int) -> Settlement:
+def _allocated_scores(seat: Seat, o: Options) -> list[Breakdown]:
+    """A loser's breakdown under each allocation open to them (R-DUAL-ROLE (3))."""
+    fixed = fixed_allocation(seat.pile, o, seat.moved_to_junk)
+    allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(seat.pile, o)))
+    return [breakdown(seat.pile, o, alloc) for alloc in allocs]
+
+
+def _settle_with(
+    kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, win: Breakdown, extra: int, scores: dict[int, list[Breakdown]]
+) -> Settlement:
     n = len(seats)
     gos = seats[winner].gos
     gp = go_points(gos, o)
@@ -247,11 +258,9 @@ def _settle_with(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: 
         if o.empty_capture_exempt and not s.pile:
             lines.append(LoserLine(seat, (), 0, 0, True))
             continue
-        fixed = fixed_allocation(s.pile, o, s.moved_to_junk)
-        allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(s.pile, o)))
         chosen: tuple[int, list[str]] | None = None
-        for alloc in allocs:  # R-DUAL-ROLE (3): each loser minimises their own payment
-            baks = _loser_baks(win, breakdown(s.pile, o, alloc), s.pile, o)
+        for lose in scores[seat]:  # R-DUAL-ROLE (3): each loser minimises their own payment
+            baks = _loser_baks(win, lose, s.pile, o)
             if s.gos > 0 and o.go_bak_mode == "double_own":
                 baks.append("go_bak")
             amount = points << len(baks)
