@@ -396,8 +396,8 @@ class Round:
         ordinary = [c for c in hand if not IS_BONUS[c]]
         must = o.must_match_if_possible and self._matching(seat)
         counts = self._month_counts(seat)
-        groups = max(counts) >= 2  # bombs and shakes need two or three cards of a month
-        shakes = self._shake_months(seat, counts) if groups else []
+        most = max(counts)  # a shake needs three cards of a month, a bomb three (or two and two), chongtong four
+        shakes = self._shake_months(seat, counts) if most >= 3 else []
         shake_with_play = set(shakes) if shakes and o.shake_declaration == "with_triple_card_play" else ()
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
@@ -417,7 +417,7 @@ class Round:
                 append(plays[c])
                 if month in shake_with_play:
                     append(Action("play", seat, CARD_ID[c], None, None, True))
-        if groups:
+        if most >= 3 or (most == 2 and o.two_card_bomb != "off"):
             out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
             out.append(Action("skip", seat))
@@ -425,7 +425,7 @@ class Round:
             out.extend(Action("shake", seat, month=m) for m in shakes)
         if len(ordinary) != len(hand) and (self.stock or not ordinary):
             out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
-        if groups and o.hand_chongtong == "instant_win_or_continue":
+        if most == 4 and o.hand_chongtong == "instant_win_or_continue":
             out.extend(Action("chongtong", seat, month=m) for m in self._chongtong_months(seat))
         if o.dual_role_mode == "owner_one_way_to_junk":
             out.extend(self._dual_actions(seat))
