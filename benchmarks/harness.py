@@ -8,13 +8,16 @@ harness's cost per message, and the bare protocol round trip against a trivial e
 - `stdio_to_in_process`: the two measured back to back, their ratio taken per pair (machine noise
   hits both runs of a pair alike);
 - `echo_round_trip_us`: one request and its reply through the harness's stdio client against an
-  engine that answers at once with a fixed tiny reply: the floor of any stdio harness;
-  `echo_raw_round_trip_us` the same with no harness at all (a line written, a line read);
+  engine that answers at once with a fixed tiny reply: the floor of any stdio harness that waits
+  for each reply; `echo_raw_round_trip_us` the same with no harness at all (a line written, a
+  line read); `echo_pipelined_message_us` the same client and engine with the requests planned,
+  so they go out ahead as a scenario's do (the floor of the pipelined harness, per message);
 - `harness_message_us`: the whole corpus run against an engine that replays the reference
   engine's recorded replies (so it costs about what the echo engine costs, yet the harness gets
   replies of real size and does its full work: decoding, schema checks, the invariant oracle,
   the expectations), per message;
-- `harness_to_echo`: the two, per pair.
+- `harness_to_echo`: the two, per pair; `harness_to_echo_pipelined`, the harness's cost per
+  message against the pipelined echo's.
 
 Each figure is the median of R runs (pairs) after one warm-up run.
 """
@@ -96,6 +99,19 @@ def echo_round_trip_us() -> float:
         engine.close()
 
 
+def echo_pipelined_message_us() -> float:
+    engine = StdioEngine([sys.executable, str(HERE / "echo_engine.py")])
+    engine.start()
+    try:
+        engine.plan([("legal", {})] * ECHO_MESSAGES)
+        start = time.perf_counter()
+        for _ in range(ECHO_MESSAGES):
+            engine.legal()
+        return (time.perf_counter() - start) / ECHO_MESSAGES * 1e6
+    finally:
+        engine.close()
+
+
 def echo_raw_round_trip_us() -> float:
     """The same round trip with no harness at all: write a line, block until a line comes back."""
     proc = subprocess.Popen([sys.executable, str(HERE / "echo_engine.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
@@ -135,7 +151,7 @@ def main() -> None:
         replies = Path(tmp) / "replies.jsonl"
         record_replies(transcript, replies)
         replay = [sys.executable, str(HERE / "replay_engine.py"), str(replies)]
-        inproc, stdio, ratio, echo, raw, message, per_echo = [], [], [], [], [], [], []
+        inproc, stdio, ratio, echo, raw, piped, message, per_echo, per_piped = [], [], [], [], [], [], [], [], []
         for _ in range(args.repeat):
             a = in_process(corpus)
             b = over_stdio(REFERENCE, corpus)[0]
@@ -144,18 +160,23 @@ def main() -> None:
             ratio.append(b / a)
             e = echo_round_trip_us()
             raw.append(echo_raw_round_trip_us())
+            p = echo_pipelined_message_us()
+            piped.append(p)
             r, messages, _ = over_stdio(replay, corpus)
             m = len(corpus) / r / messages * 1e6
             echo.append(e)
             message.append(m)
             per_echo.append(m / e)
+            per_piped.append(m / p)
     print(line("scenarios_per_second_in_process", inproc, scenarios=len(corpus)))
     print(line("scenarios_per_second_over_stdio", stdio, scenarios=len(corpus)))
     print(line("stdio_to_in_process", ratio, 2))
     print(line("echo_round_trip_us", echo, 1))
     print(line("echo_raw_round_trip_us", raw, 1))
+    print(line("echo_pipelined_message_us", piped, 1))
     print(line("harness_message_us", message, 1, messages=messages))
     print(line("harness_to_echo", per_echo, 2))
+    print(line("harness_to_echo_pipelined", per_piped, 2))
     print(line("peak_rss_mb", ENGINE_PEAK_MB, 1, benchmark="reference-engine-over-stdio"))
 
 

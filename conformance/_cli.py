@@ -23,7 +23,7 @@ from conformance._reporters import console_line, summary_lines, support_profile,
 from conformance._runner import PASS
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
-from conformance._stdio import StdioEngine
+from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 from reference_impl._clauses import clauses
 from reference_impl._cli import run_guarded
@@ -31,6 +31,7 @@ from reference_impl._jsonapi import JsonEngine
 from reference_impl._mutants import BY_NAME
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+PIPELINE_HELP = f"requests sent before their replies are read (default {DEFAULT_PIPELINE}; 0: wait for each reply)"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("--jobs", type=int, default=1, help="parallel engine processes (default 1)")
     run_p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each reply (default 10)")
     run_p.add_argument("--startup-timeout", type=float, default=20.0, help="seconds to wait for the hello reply (default 20)")
+    run_p.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
     run_p.add_argument("--known-failures", type=Path, help="ledger of known failures: known_failures: [{id, reason, link}]")
     run_p.add_argument("--strict", action="store_true", help="an unexpected pass or a stale ledger entry fails the run")
     run_p.add_argument("--report-dir", type=Path, default=Path("reports"), help="where report.jsonl, junit.xml, summary.md and repro/ go")
@@ -80,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--out", type=Path, default=Path("reports/fuzz"), help="where shrunk scenarios are written")
     fz.add_argument("--no-shrink", action="store_true", help="write divergences as found")
     fz.add_argument("--timeout", type=float, default=10.0)
+    fz.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
     pf = sub.add_parser("perft", help="count a round's decision tree (spec/perft.yaml) and compare it with the published tables")
     pf.add_argument("--deal", type=Path, required=True, help="a perft table file (scenarios/perft/*.yaml)")
     pf.add_argument("--id", default=None, help="only this table of the file")
@@ -117,6 +120,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _pipeline(depth: int) -> int:
+    if depth < 0:
+        raise InputError("--pipeline", f"expected 0 or more requests in flight, got {depth}")
+    return depth
 
 
 def _shard(spec: str | None) -> tuple[int, int] | None:
@@ -159,7 +168,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         report = run(
             chosen,
-            engine_factory(argv, args.timeout, args.startup_timeout),
+            engine_factory(argv, args.timeout, args.startup_timeout, _pipeline(args.pipeline)),
             jobs=args.jobs,
             ledger=ledger,
             strict=args.strict,
@@ -260,7 +269,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     argv = shlex.split(args.engine)
     if not argv:
         raise InputError("--engine", "empty command")
-    engine = StdioEngine(argv, message_timeout=args.timeout)
+    engine = StdioEngine(argv, message_timeout=args.timeout, pipeline=_pipeline(args.pipeline))
     try:
         hello = engine.start()
         declared = [r for r in ruleset_ids() if r in (hello.get("rulesets") or [])]

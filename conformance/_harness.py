@@ -16,7 +16,7 @@ from conformance._compare import Mismatch
 from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, unsupported_reason
 from conformance._scenarios import Scenario
-from conformance._stdio import StdioEngine
+from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
 from reference_impl import InputError, load_ruleset
 from reference_impl._yamlio import load_yaml
 
@@ -160,10 +160,10 @@ class RunReport:
 EngineFactory = Callable[[], Engine]
 
 
-def engine_factory(argv: Sequence[str] | None, timeout: float, startup_timeout: float) -> EngineFactory:
+def engine_factory(argv: Sequence[str] | None, timeout: float, startup_timeout: float, pipeline: int = DEFAULT_PIPELINE) -> EngineFactory:
     if argv is None:
         return ReferenceEngine
-    return lambda: StdioEngine(list(argv), message_timeout=timeout, startup_timeout=startup_timeout)
+    return lambda: StdioEngine(list(argv), message_timeout=timeout, startup_timeout=startup_timeout, pipeline=pipeline)
 
 
 def run(

@@ -13,7 +13,7 @@ import pytest
 from conformance._harness import load_ledger
 from conformance._runner import PASS, RESTART_AFTER, run_scenario, unsupported_reason
 from conformance._scenarios import Scenario, default_root, load_corpus, select
-from conformance._stdio import StdioEngine
+from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,11 +23,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gostop-ruleset", action="append", default=[], help="only scenarios of this ruleset")
     group.addoption("--gostop-known-failures", default=None, help="known-failures ledger: those scenarios are xfail(strict)")
     group.addoption("--gostop-timeout", type=float, default=10.0, help="seconds per reply")
+    group.addoption(
+        "--gostop-pipeline",
+        type=int,
+        default=DEFAULT_PIPELINE,
+        help=f"requests sent before their replies are read (default {DEFAULT_PIPELINE}; 0: wait for each reply)",
+    )
 
 
 class _Session:
-    def __init__(self, argv: list[str], timeout: float) -> None:
-        self.engine = StdioEngine(argv, message_timeout=timeout)
+    def __init__(self, argv: list[str], timeout: float, pipeline: int) -> None:
+        self.engine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
         self.hello: dict[str, Any] | None = None
 
     def ensure(self) -> dict[str, Any]:
@@ -76,7 +82,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     scenarios = select(load_corpus(root), rulesets=config.getoption("--gostop-ruleset"))
     ledger_path = config.getoption("--gostop-known-failures")
     ledger = load_ledger(Path(ledger_path)) if ledger_path else {}
-    state = _Session(shlex.split(command), config.getoption("--gostop-timeout"))
+    pipeline = config.getoption("--gostop-pipeline")
+    if pipeline < 0:
+        raise pytest.UsageError(f"--gostop-pipeline: expected 0 or more requests in flight, got {pipeline}")
+    state = _Session(shlex.split(command), config.getoption("--gostop-timeout"), pipeline)
     config.add_cleanup(state.engine.close)
     for sc in scenarios:
         known = ledger.get(sc.id)

@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import IO, Any, Final
+from typing import IO, Any, Final, NamedTuple
 
 import jsonschema
 import orjson
@@ -33,6 +33,12 @@ _OVERSIZE: Final = object()
 CHUNK: Final = 1 << 16
 #: lines of transcript kept when no caller takes them (a perft replay sends millions)
 TRANSCRIPT_LIMIT: Final = 20_000
+#: planned requests sent before their replies are read (`--pipeline`): enough for most rounds of
+#: the corpus to go out at once, so a round costs one wait for the engine, not one per message
+DEFAULT_PIPELINE: Final = 32
+#: bytes of requests in flight at most: below any pipe's capacity (16 KiB on some systems), so a
+#: write never blocks while the engine, its replies unread, cannot read it (no deadlock)
+FLIGHT_BYTES: Final = 12 << 10
 
 
 #: requests that change nothing in the engine: sending one ahead and not needing its reply is harmless
@@ -47,6 +53,19 @@ def _reply_ok(cmd: str, reply: Json) -> bool:
     if cmd in _TWO_SHAPED:
         return protocol_check("reply_error")(reply) if "error" in reply else protocol_check(f"reply_{cmd}", 0)(reply)
     return protocol_check(f"reply_{cmd}")(reply)
+
+
+class _Sent(NamedTuple):
+    """A request written to the engine whose reply has not been read yet."""
+
+    cmd: str
+    payload: Json
+    seq: int
+    size: int
+
+
+class _NoRoom(Exception):
+    """A planned request does not fit in what may be in flight now; it waits for a reply."""
 
 
 class _LineReader:
@@ -153,6 +172,7 @@ class StdioEngine:
         message_timeout: float = 10.0,
         max_line: int = 8 << 20,
         stderr_limit: int = 1 << 20,
+        pipeline: int = DEFAULT_PIPELINE,
     ) -> None:
         if not argv:
             raise ValueError("empty engine command")
@@ -161,6 +181,9 @@ class StdioEngine:
         self.message_timeout = message_timeout
         self.max_line = max_line
         self.stderr_limit = stderr_limit
+        if pipeline < 0:
+            raise ValueError(f"pipeline: expected 0 or more requests in flight, got {pipeline}")
+        self.pipeline = pipeline
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _LineReader | None = None
         self.stderr = _Stderr(stderr_limit)
@@ -169,9 +192,11 @@ class StdioEngine:
         self.hello_reply: Json | None = None
         self.starts = 0
         self._plan: list[tuple[str, Json]] = []
-        self._next = 0
-        self._ahead: tuple[str, Json, int] | None = None  # a planned request sent, its reply unread
-        self.sent_ahead = 0  # requests sent before the reply they follow was read
+        self._next = 0  # the first planned request not yet sent
+        self._flight: deque[_Sent] = deque()  # requests sent whose replies are unread, oldest first
+        self._flight_bytes = 0
+        self.sent_ahead = 0  # requests sent before the caller asked for them
+        self.most_in_flight = 0  # the most requests ever unanswered at once
         self.plans_dropped = 0  # calls that left a plan (each costs the rest of its round the overlap)
 
     # -------------------------------------------------------------- process
@@ -201,7 +226,7 @@ class StdioEngine:
         return self.proc is not None and self.proc.poll() is None
 
     def close(self) -> None:
-        self._plan, self._ahead = [], None  # a new process has nothing in flight
+        self._plan, self._flight, self._flight_bytes = [], deque(), 0  # a new process has nothing in flight
         proc = self.proc
         if proc is None:
             return
@@ -232,62 +257,91 @@ class StdioEngine:
 
     def plan(self, requests: Sequence[tuple[str, Json]]) -> None:
         """The requests the caller expects to make next, in order (a scenario's round, as it runs
-        when every reply is as expected). Each is sent as soon as the reply before it has been
-        read, so the engine works on it while the caller checks that reply: one request in flight
-        at most. A call that differs from the plan drops the rest of it; `plan(())` drops it and
-        reads (and forgets) the reply still in flight."""
-        ahead, self._ahead = self._ahead, None
+        when every reply is as expected). Up to `pipeline` of them are sent before their replies
+        are read, so the engine works through them while the caller checks the replies before:
+        a round costs one wait for the engine instead of one per message. A call that differs
+        from the plan drops the rest of it; `plan(())` drops it and reads (and forgets) the
+        replies still in flight."""
         self._plan, self._next = list(requests), 0
-        if ahead is not None:
-            try:
-                self._receive(ahead[2], ahead[0], None)
-            except EngineError:  # the caller has stopped listening: restart before the next game
-                self.close()
+        try:
+            self._drain()
+        except EngineError:  # the caller has stopped listening: restart before the next game
+            self.close()
+
+    def _drain(self) -> None:
+        while self._flight:
+            sent = self._pop()
+            self._receive(sent.seq, sent.cmd, None)
+
+    def _pop(self) -> _Sent:
+        sent = self._flight.popleft()
+        self._flight_bytes -= sent.size
+        return sent
 
     def _request(self, cmd: str, payload: Json, timeout: float | None = None) -> Json:
-        ahead = self._ahead
-        if ahead is not None:
-            self._ahead = None
-            if ahead[0] == cmd and ahead[1] == payload:
-                reply = self._receive(ahead[2], cmd, timeout)
-                self._send_ahead()
-                return reply
-            self._plan = []
-            self.plans_dropped += 1
-            if ahead[0] not in _READ_ONLY:  # the engine has moved on: nothing can be trusted
-                raise RuntimeError(f"harness bug: {ahead[0]} was sent ahead of the reply being checked, and {cmd} came instead")
-            self._receive(ahead[2], ahead[0], timeout)  # an unneeded answer to a question with no effect
-        planned = self._next < len(self._plan) and self._plan[self._next] == (cmd, payload)
-        reply = self._receive(self._send(cmd, payload), cmd, timeout)
-        if planned:
-            self._next += 1
-            self._send_ahead()
-        elif self._next < len(self._plan):
-            self._plan = []
-            self.plans_dropped += 1
+        flight = self._flight
+        if not flight or flight[0].cmd != cmd or flight[0].payload != payload:
+            if flight:  # the caller left the plan while planned requests were out
+                self._plan = []
+                self.plans_dropped += 1
+                changing = [sent.cmd for sent in flight if sent.cmd not in _READ_ONLY]
+                if changing:  # the engine has moved on: nothing can be trusted
+                    raise RuntimeError(f"harness bug: {changing[0]} was sent ahead of the reply being checked, and {cmd} came instead")
+                self._drain()  # unneeded answers to questions with no effect
+            planned = self._next < len(self._plan) and self._plan[self._next] == (cmd, payload)
+            self._push(cmd, payload)
+            if planned:
+                self._next += 1
+            elif self._next < len(self._plan):
+                self._plan = []
+                self.plans_dropped += 1
+        self._fill()
+        sent = self._pop()
+        try:
+            reply = self._receive(sent.seq, cmd, timeout)
+        except EngineError:
+            # out of step with the engine: the replies in flight can no longer be matched to their
+            # requests, and waiting for each would only add timeouts; a restart comes next anyway
+            self.close()
+            raise
+        self._fill()
         return reply
 
-    def _send_ahead(self) -> None:
-        if self._next < len(self._plan):
-            cmd, payload = self._plan[self._next]
-            self._next += 1
+    def _fill(self) -> None:
+        """Send planned requests while the window has room (`pipeline` requests, FLIGHT_BYTES)."""
+        plan = self._plan
+        while self._next < len(plan) and len(self._flight) < self.pipeline:
+            cmd, payload = plan[self._next]
             try:
-                self._ahead = (cmd, payload, self._send(cmd, payload))
-            except EngineError:  # the reply in hand is still good: the next call meets the failure
+                self._push(cmd, payload, room=FLIGHT_BYTES - self._flight_bytes)
+            except _NoRoom:
+                return
+            except EngineError:  # the replies in flight are still good: the next call meets the failure
                 self._plan = []
                 return
+            self._next += 1
             self.sent_ahead += 1
 
-    def _send(self, cmd: str, payload: Json) -> int:
-        """Write one request; its seq."""
+    def _push(self, cmd: str, payload: Json, room: int | None = None) -> None:
+        seq, size = self._send(cmd, payload, room)
+        flight = self._flight
+        flight.append(_Sent(cmd, payload, seq, size))
+        self._flight_bytes += size
+        self.most_in_flight = max(self.most_in_flight, len(flight))
+
+    def _send(self, cmd: str, payload: Json, room: int | None = None) -> tuple[int, int]:
+        """Write one request: its seq and size. With `room`, a request larger than that is not
+        sent (_NoRoom)."""
         proc = self.proc
         # no poll() here (a system call per message): a dead engine shows as a broken pipe or EOF
         if proc is None or proc.returncode is not None:
             code = proc.returncode if proc is not None else None
             raise EngineError("crash", f"the engine is not running (exit code {code})")
-        self.seq += 1
-        seq = self.seq
+        seq = self.seq + 1
         data = orjson.dumps({"seq": seq, "cmd": cmd, **payload}, option=orjson.OPT_APPEND_NEWLINE)
+        if room is not None and len(data) > room:
+            raise _NoRoom
+        self.seq = seq
         if len(self.transcript) >= TRANSCRIPT_LIMIT:  # nobody takes it (fuzz, perft): keep the recent part
             del self.transcript[: TRANSCRIPT_LIMIT // 2]
         self.transcript.append((">", data[:-1].decode("utf-8")))
@@ -296,7 +350,7 @@ class StdioEngine:
             proc.stdin.write(data)  # unbuffered: one system call, nothing to flush
         except (BrokenPipeError, OSError, ValueError):
             raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self._exit_code()})") from None
-        return seq
+        return seq, len(data)
 
     def _receive(self, seq: int, cmd: str, timeout: float | None) -> Json:
         """Read, decode and check the reply to request `seq` (the oldest one unanswered)."""

@@ -1,5 +1,5 @@
-"""The stdio client's plan: the next request of a scenario's round is sent while the harness
-still checks the reply before it (conformance/_stdio.py, StdioEngine.plan)."""
+"""The stdio client's plan: the requests of a scenario's round go out ahead of the replies the
+harness is still checking, up to a window (conformance/_stdio.py, StdioEngine.plan)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from conformance import load_corpus, run_scenario
 from conformance._engine import EngineError
 from conformance._runner import round_plan
-from conformance._stdio import StdioEngine
+from conformance._stdio import FLIGHT_BYTES, StdioEngine
 
 REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
 
@@ -32,8 +32,8 @@ def _first_round():
 
 
 def test_every_round_of_the_corpus_follows_its_plan(engine: StdioEngine) -> None:
-    """round_plan mirrors the runner: over the whole corpus no call leaves its plan, and every
-    request but each round's new_game goes out ahead of the reply before it."""
+    """round_plan mirrors the runner: over the whole corpus no call leaves its plan, every
+    request but each round's new_game goes out ahead, and rounds go out many requests at once."""
     corpus = load_corpus()
     results = [run_scenario(engine, sc) for sc in corpus]
     assert [r.text() for r in results if r.outcome != "PASS"] == []
@@ -41,18 +41,40 @@ def test_every_round_of_the_corpus_follows_its_plan(engine: StdioEngine) -> None
     rounds = sum(len(sc.rounds) for sc in corpus)
     messages = sum(len(r.transcript) for r in results)
     assert engine.sent_ahead == messages - rounds
+    longest = max(len(round_plan(sc.ruleset_json(), rnd)) for sc in corpus for rnd in sc.rounds)
+    assert engine.most_in_flight == min(longest, engine.pipeline)
 
 
-def test_a_call_off_the_plan_drops_it_and_discards_a_read_only_reply(engine: StdioEngine) -> None:
+@pytest.mark.parametrize("depth", [0, 1, 2, 5])
+def test_the_window_bounds_the_requests_in_flight(depth: int) -> None:
+    sc = max(load_corpus(), key=lambda s: sum(len(r.steps) for r in s.rounds))
+    engine = StdioEngine(REFERENCE, pipeline=depth)
+    engine.start()
+    try:
+        assert run_scenario(engine, sc).outcome == "PASS"
+        assert engine.most_in_flight == max(1, depth)
+        if depth == 0:
+            assert engine.sent_ahead == 0
+    finally:
+        engine.close()
+
+
+def test_a_call_off_the_plan_drops_it_and_discards_read_only_replies() -> None:
     sc, rnd = _first_round()
     ruleset = sc.ruleset_json()
-    engine.plan([("new_game", {"ruleset": ruleset, "deal": rnd.deal}), ("legal", {}), ("act", {"action": rnd.steps[0].act})])
-    assert "state" in engine.new_game(ruleset, rnd.deal)  # the legal query goes out ahead
-    assert engine.sent_ahead == 1
-    assert "scores" in engine.score()  # not the legal reply: that one is read and forgotten
-    assert engine.plans_dropped == 1
-    reply = engine.act(rnd.steps[0].act)  # no longer planned: sent and answered in turn
-    assert "error" not in reply and engine.sent_ahead == 1
+    engine = StdioEngine(REFERENCE, pipeline=2)
+    engine.start()
+    try:
+        plan = [("new_game", {"ruleset": ruleset, "deal": rnd.deal}), ("legal", {}), ("score", {}), ("act", {"action": rnd.steps[0].act})]
+        engine.plan(plan)
+        assert "state" in engine.new_game(ruleset, rnd.deal)  # legal, then score, go out (two in flight at most)
+        assert engine.sent_ahead == 2
+        reply = engine.act(rnd.steps[0].act)  # not the legal reply: both queries are read and forgotten
+        assert "error" not in reply and "events" in reply
+        assert engine.plans_dropped == 1 and engine.sent_ahead == 2
+        assert "scores" in engine.score()  # no longer planned: sent and answered in turn
+    finally:
+        engine.close()
 
 
 def test_a_state_changing_request_sent_ahead_and_not_wanted_is_a_harness_bug(engine: StdioEngine) -> None:
@@ -70,7 +92,8 @@ def test_plan_reads_what_is_in_flight_and_starts_afresh(engine: StdioEngine) -> 
     plan = round_plan(ruleset, rnd)
     engine.plan(plan)
     engine.new_game(ruleset, rnd.deal)
-    engine.plan(())  # the round stops early: the act in flight is answered and its reply dropped
+    assert engine.sent_ahead == len(plan) - 1  # the whole round is out
+    engine.plan(())  # the round stops early: the acts in flight are answered and their replies dropped
     seq = engine.seq
     assert "scores" in engine.score()
     assert engine.seq == seq + 1 and engine.plans_dropped == 0
@@ -89,7 +112,7 @@ for line in sys.stdin:
 """
 
 
-def test_an_engine_that_dies_on_the_request_sent_ahead_is_closed_for_a_restart(tmp_path: Path) -> None:
+def test_an_engine_that_dies_on_a_request_sent_ahead_is_closed_for_a_restart(tmp_path: Path) -> None:
     script = tmp_path / "dies_on_act.py"
     script.write_text(DIES_ON_ACT)
     engine = StdioEngine([sys.executable, str(script)], message_timeout=5.0)
@@ -138,3 +161,46 @@ def test_a_reply_in_hand_is_returned_even_if_the_engine_is_gone_before_the_next_
         assert caught.value.kind == "crash"
     finally:
         engine.close()
+
+
+HUGE_REPLIES = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["cmd"] == "bye":
+        break
+    reply = {"seq": message["seq"], "player": 0, "decision": "turn", "actions": []}
+    if message["cmd"] == "hello":
+        reply = {"seq": message["seq"], "protocol": "1", "engine": {"name": "huge", "version": "0"}, "rulesets": []}
+    text = json.dumps(reply)
+    print(text[:-1] + " " * 200_000 + "}", flush=True)  # far more than a pipe holds
+"""
+
+
+def test_a_window_of_huge_replies_does_not_deadlock(tmp_path: Path) -> None:
+    """The engine blocks writing replies nobody reads yet; the harness never blocks writing
+    requests meanwhile (FLIGHT_BYTES), so it gets to read them."""
+    script = tmp_path / "huge.py"
+    script.write_text(HUGE_REPLIES)
+    engine = StdioEngine([sys.executable, str(script)], message_timeout=10.0)
+    engine.start()
+    try:
+        engine.plan([("legal", {})] * 40)
+        for _ in range(40):
+            assert engine.legal()["actions"] == []
+        assert engine.most_in_flight == engine.pipeline
+    finally:
+        engine.close()
+
+
+def test_requests_in_flight_stay_below_the_byte_limit(engine: StdioEngine) -> None:
+    """A plan of big requests: no more than FLIGHT_BYTES of them are ever unanswered (except one
+    alone, which is always sent)."""
+    sc, rnd = _first_round()
+    ruleset = sc.ruleset_json()
+    game = ("new_game", {"ruleset": ruleset, "deal": rnd.deal})
+    size = len(str(game[1]))
+    engine.plan([game] * 30)
+    for _ in range(30):
+        assert "state" in engine.new_game(ruleset, rnd.deal)
+    assert 1 < engine.most_in_flight <= max(1, FLIGHT_BYTES // size) + 1
