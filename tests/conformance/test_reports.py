@@ -130,3 +130,16 @@ def test_interrupted_run_still_writes_its_report(root: Path, tmp_path: Path, mon
     assert cli("--scenarios", str(root), "--report-dir", str(out)) == 1
     footer = json.loads((out / "report.jsonl").read_text().splitlines()[-1])
     assert footer["complete"] is False and footer["counts"].get("NOT_RUN", 0) >= 1
+
+
+def test_any_pipeline_depth_gives_the_same_report(root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--pipeline changes when requests are written, never the outcomes (a reproducer's transcript
+    may show requests sent ahead of a failure)."""
+    engine = f"{sys.executable} -m reference_impl --stdio"
+    for depth in ("0", "1", "32"):
+        assert cli("--scenarios", str(root), "--engine", engine, "--pipeline", depth, "--report-dir", str(tmp_path / depth)) == 0
+    assert (tmp_path / "0" / "report.jsonl").read_bytes() == (tmp_path / "1" / "report.jsonl").read_bytes()
+    assert (tmp_path / "0" / "report.jsonl").read_bytes() == (tmp_path / "32" / "report.jsonl").read_bytes()
+    capsys.readouterr()
+    assert cli("--scenarios", str(root), "--engine", engine, "--pipeline", "-1", "--no-reports") == 2
+    assert "--pipeline: expected 0 or more requests in flight, got -1" in capsys.readouterr().err
