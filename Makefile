@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the compiled engine (make compiled): these modules of reference_impl, built by mypyc in a copy of the tree
+COMPILED_MODULES := _cards _deal _events _match _perft _round _rulesets _scoring _settlement
+COMPILED := build/compiled
+COMPILED_FROM := reference_impl conformance spec scenarios tests benchmarks docs pyproject.toml setup.cfg mkdocs.yml
 
-.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic
+.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled test-compiled
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,12 +42,31 @@ typecheck: $(STAMP)
 
 check: lint typecheck test
 
-## every benchmark, medians of 5 runs (see README.md, Benchmarks); bench-quick only checks they run
-bench: $(STAMP)
+## every benchmark, medians of 5 runs (see README.md, Benchmarks), on the interpreted engine and
+## then on the compiled one (build=); bench-quick only checks they run
+bench: $(STAMP) $(COMPILED)/.built
 	$(BIN)/python benchmarks/run.py
+	cd $(COMPILED) && PYTHONPATH=$(abspath $(COMPILED)) $(abspath $(BIN))/python benchmarks/run.py
 
-bench-quick: $(STAMP)
+bench-quick: $(STAMP) $(COMPILED)/.built
 	$(BIN)/python benchmarks/run.py --quick
+	cd $(COMPILED) && PYTHONPATH=$(abspath $(COMPILED)) $(abspath $(BIN))/python benchmarks/run.py --quick
+
+## the same engine compiled with mypyc (README, "The compiled engine"): a copy of the tree in
+## build/compiled whose hot modules are C extensions built from the unchanged sources; it is
+## rebuilt whenever a file it copies has changed
+$(COMPILED)/.built: $(STAMP) $(shell find $(COMPILED_FROM) -type f ! -path '*/__pycache__/*' 2>/dev/null)
+	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
+	cp -r $(COMPILED_FROM) $(COMPILED)/
+	find $(COMPILED) -name __pycache__ -prune -exec rm -rf {} +
+	cd $(COMPILED) && $(abspath $(BIN))/mypyc $(COMPILED_MODULES:%=reference_impl/%.py) > mypyc.log 2>&1 || (tail -30 mypyc.log; exit 1)
+	touch $@
+
+compiled: $(COMPILED)/.built
+
+## the engine's tests and the corpus on the compiled build (the mutant tests skip: compiled code cannot be patched)
+test-compiled: $(COMPILED)/.built
+	cd $(COMPILED) && GOSTOP_EXPECT_BUILD=compiled PYTHONPATH=$(abspath $(COMPILED)) $(abspath $(BIN))/python -m pytest tests/reference_impl tests/conformance tests/spec
 
 ## syntactic mutation testing of the scoring and capture modules against the corpus (slow: ~15 min)
 mutation-syntactic: $(STAMP)

@@ -10,6 +10,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from typing import Final
+
+from reference_impl._jsonapi import engine_build
+
+#: which build of the engine a figure is of (`build=` on every engine figure): interpreted, or
+#: compiled with mypyc (make compiled; the benchmarks run from build/compiled)
+BUILD: Final = engine_build()
 
 
 def line(metric: str, runs: Sequence[float], digits: int = 0, **labels: object) -> str:

@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 
-from _common import line
+from _common import BUILD, line
 
 from conformance._fuzz import fuzz
 from conformance._stdio import StdioEngine
@@ -39,7 +39,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args()
-    print(line("fuzz_rounds_per_second", [once(args.games, seed) for seed in range(1, args.repeat + 1)], games=args.games))
+    print(line("fuzz_rounds_per_second", [once(args.games, seed) for seed in range(1, args.repeat + 1)], games=args.games, build=BUILD))
 
 
 if __name__ == "__main__":

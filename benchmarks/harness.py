@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 import orjson
-from _common import line
+from _common import BUILD, line
 
 from conformance import ReferenceEngine, load_corpus, run_scenario
 from conformance._scenarios import Scenario
@@ -168,16 +168,16 @@ def main() -> None:
             message.append(m)
             per_echo.append(m / e)
             per_piped.append(m / p)
-    print(line("scenarios_per_second_in_process", inproc, scenarios=len(corpus)))
-    print(line("scenarios_per_second_over_stdio", stdio, scenarios=len(corpus)))
-    print(line("stdio_to_in_process", ratio, 2))
+    print(line("scenarios_per_second_in_process", inproc, scenarios=len(corpus), build=BUILD))
+    print(line("scenarios_per_second_over_stdio", stdio, scenarios=len(corpus), build=BUILD))
+    print(line("stdio_to_in_process", ratio, 2, build=BUILD))
     print(line("echo_round_trip_us", echo, 1))
     print(line("echo_raw_round_trip_us", raw, 1))
     print(line("echo_pipelined_message_us", piped, 1))
     print(line("harness_message_us", message, 1, messages=messages))
     print(line("harness_to_echo", per_echo, 2))
     print(line("harness_to_echo_pipelined", per_piped, 2))
-    print(line("peak_rss_mb", ENGINE_PEAK_MB, 1, benchmark="reference-engine-over-stdio"))
+    print(line("peak_rss_mb", ENGINE_PEAK_MB, 1, benchmark="reference-engine-over-stdio", build=BUILD))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from _common import line, repeat
+from _common import BUILD, line, repeat
 
 from conformance._perft import load_perft
 from reference_impl._perft import perft
@@ -41,7 +41,7 @@ def main() -> None:
             sys.exit(f"perft {case.id} depth {args.depth}: {table[-1]['nodes']} nodes, the table says {want}")
         return nodes / seconds
 
-    print(line("perft_nodes_per_second", repeat(once, args.repeat), table=case.id, depth=args.depth))
+    print(line("perft_nodes_per_second", repeat(once, args.repeat), table=case.id, depth=args.depth, build=BUILD))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from _common import line
+from _common import BUILD, line
 
 from reference_impl import RandomPlayer, Round, SplitMix64, load_ruleset, seeded_deal
 
@@ -39,7 +39,7 @@ def main() -> None:
     args = p.parse_args()
     for rid in args.ruleset or DEFAULT:
         run(rid, max(1, args.rounds // 10))  # warm-up: imports, spec loading, caches
-        print(line("rounds_per_second", [run(rid, args.rounds) for _ in range(args.repeat)], ruleset=rid), flush=True)
+        print(line("rounds_per_second", [run(rid, args.rounds) for _ in range(args.repeat)], ruleset=rid, build=BUILD), flush=True)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from _common import calibration_loop_ns, line
+from _common import BUILD, calibration_loop_ns, line
 
 HERE = Path(__file__).resolve().parent
 
@@ -29,7 +29,7 @@ def run(script: str, *args: str) -> None:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         sys.exit(f"{script} failed (exit code {proc.returncode})")
-    print(f"peak_rss_mb benchmark={script.removesuffix('.py')} value={usage.ru_maxrss / 1024:.1f}", flush=True)
+    print(f"peak_rss_mb benchmark={script.removesuffix('.py')} build={BUILD} value={usage.ru_maxrss / 1024:.1f}", flush=True)
 
 
 def main() -> None:

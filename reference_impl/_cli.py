@@ -60,7 +60,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
             if args.mutant not in BY_NAME:
                 parser.error(f"unknown mutant {args.mutant!r}; expected one of {', '.join(BY_NAME)}")
-            apply_for_process(args.mutant)
+            try:
+                apply_for_process(args.mutant)
+            except InputError as exc:
+                parser.error(str(exc))
         return serve()
     if args.command is None:
         parser.error("a command (play, check, rulesets) or --stdio is required")

@@ -3,6 +3,7 @@ objects whether it is driven in process by the harness or over stdio by `gostop-
 
 from __future__ import annotations
 
+from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -14,6 +15,16 @@ from reference_impl._yamlio import InputError
 
 Json = dict[str, Any]
 PROTOCOL_VERSION = "1"
+_LANGUAGE = {"interpreted": "python", "compiled": "python (compiled with mypyc)"}
+
+
+def engine_build() -> str:
+    """`compiled` when the engine's modules are C extensions built by mypyc from these same
+    sources (`make compiled`), `interpreted` when they run as Python source."""
+    import reference_impl._round as round_module
+
+    path = round_module.__file__ or ""
+    return "compiled" if path.endswith(tuple(EXTENSION_SUFFIXES)) else "interpreted"
 
 
 def engine_version() -> str:
@@ -32,7 +43,7 @@ class JsonEngine:
     def hello(self) -> Json:
         return {
             "protocol": PROTOCOL_VERSION,
-            "engine": {"name": "gostop-reference", "version": engine_version(), "language": "python"},
+            "engine": {"name": "gostop-reference", "version": engine_version(), "language": _LANGUAGE[engine_build()]},
             "rulesets": ruleset_ids(),
             "options": {key: "all" for key in option_registry()},
             "features": ["rule_trace", "seeded_deal", "perft"],

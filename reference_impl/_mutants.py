@@ -17,7 +17,9 @@ import reference_impl._deal as deal_mod
 import reference_impl._round as round_mod
 import reference_impl._scoring as scoring_mod
 import reference_impl._settlement as settlement_mod
+from reference_impl._jsonapi import engine_build
 from reference_impl._rulesets import Options, Ruleset
+from reference_impl._yamlio import InputError
 
 Patch = tuple[Any, str, Any]
 
@@ -363,9 +365,20 @@ MUTANTS: tuple[Mutant, ...] = (
 BY_NAME: dict[str, Mutant] = {m.name: m for m in MUTANTS}
 
 
+def _patchable() -> None:
+    """Mutants replace the engine's functions at run time, which compiled code never looks up."""
+    if engine_build() == "compiled":
+        raise InputError(
+            "mutants",
+            "semantic mutants patch the interpreted engine, and this one is compiled with mypyc (make compiled): "
+            "run them from the source tree instead",
+        )
+
+
 @contextmanager
 def applied(name: str) -> Iterator[Mutant]:
     """Patch the engine with one mutant for the duration of the block."""
+    _patchable()
     mutant = BY_NAME[name]
     saved: list[Patch] = []
     try:
@@ -380,6 +393,7 @@ def applied(name: str) -> Iterator[Mutant]:
 
 def apply_for_process(name: str) -> Mutant:
     """Patch the engine for the rest of the process (the stdio server's --mutant)."""
+    _patchable()
     mutant = BY_NAME[name]
     for obj, attr, new in mutant.patches():
         setattr(obj, attr, new)

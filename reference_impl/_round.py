@@ -113,7 +113,12 @@ class _Turn:
 class Round:
     """A round under a ruleset, started from a deal (seeded or explicit)."""
 
-    def __init__(self, ruleset: Ruleset, deal: Deal, *, check: bool = True) -> None:
+    def __init__(self, ruleset: Ruleset, deal: Deal | Round, *, check: bool = True) -> None:
+        """A round from `deal`, checked against the ruleset unless `check` is false; or, given a
+        round instead of a deal, a copy of that round (clone)."""
+        if isinstance(deal, Round):
+            self._copy(deal)
+            return
         o = ruleset.options
         if check:
             check_deal(deal, o)
@@ -166,36 +171,38 @@ class Round:
 
     def clone(self) -> Round:
         """An independent copy of the round in its current state (perft walks the tree with it)."""
-        new = object.__new__(Round)
-        d = dict(self.__dict__)
-        for key in ("hands", "table", "captured", "shaken", "shake_factors", "bombs"):
-            d[key] = [x[:] for x in d[key]]
-        for key in (
-            "stock",
-            "gos",
-            "go_base",
-            "first_go_turn",
-            "last_go_turn",
-            "credits",
-            "ppeoks",
-            "turns_taken",
-            "side_payments",
-            "pending_steals",
-            "table_at_start",
-            "turn_bonus",
-        ):
-            d[key] = list(d[key])
-        d["moved"] = [set(x) for x in d["moved"]]
-        d["stack_owner"] = dict(d["stack_owner"])
-        d["stack_bonus"] = {k: list(v) for k, v in d["stack_bonus"].items()}
-        ctx = d["ctx"]
-        if ctx is not None:
-            d["ctx"] = replace(
-                ctx, pair=list(ctx.pair), flip_bonus=list(ctx.flip_bonus), captures=list(ctx.captures), trace=list(ctx.trace)
-            )
-        d["_out"] = []
-        new.__dict__.update(d)
-        return new
+        return Round(self.ruleset, self)
+
+    def _copy(self, other: Round) -> None:
+        """Round(ruleset, other): every field of `other`, the mutable ones copied (a copy
+        constructor rather than copying __dict__, which a class compiled with mypyc has not)."""
+        self.ruleset, self.o, self.n, self.dealer = other.ruleset, other.o, other.n, other.dealer
+        self.hands = [h[:] for h in other.hands]
+        self.table = [m[:] for m in other.table]
+        self.stack_owner = dict(other.stack_owner)
+        self.stack_bonus = {k: v[:] for k, v in other.stack_bonus.items()}
+        self.stock = other.stock[:]
+        self.captured = [p[:] for p in other.captured]
+        self.gos, self.go_base = other.gos[:], other.go_base[:]
+        self.first_go_turn, self.last_go_turn = other.first_go_turn[:], other.last_go_turn[:]
+        self.shaken = [x[:] for x in other.shaken]
+        self.shake_factors = [x[:] for x in other.shake_factors]
+        self.bombs = [x[:] for x in other.bombs]
+        self.credits, self.ppeoks = other.credits[:], other.ppeoks[:]
+        self.moved = [set(x) for x in other.moved]
+        self.deck_set, self.streak, self.carry_extra, self.turn_no = other.deck_set, other.streak, other.carry_extra, other.turn_no
+        self.settlement, self.decision = other.settlement, other.decision
+        ctx = other.ctx
+        self.ctx = (
+            None
+            if ctx is None
+            else replace(ctx, pair=ctx.pair[:], flip_bonus=ctx.flip_bonus[:], captures=ctx.captures[:], trace=ctx.trace[:])
+        )
+        self.turn_bonus, self.forced_card, self.turns_taken = other.turn_bonus[:], other.forced_card, other.turns_taken[:]
+        self.side_payments, self.pending_steals = other.side_payments[:], other.pending_steals[:]
+        self.table_at_start, self.last_actor, self.to_act = other.table_at_start[:], other.last_actor, other.to_act
+        self._out = []
+        self.deal_events = other.deal_events
 
     def _emit(self, kind: str, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
         # Event(...) with every field given, minus the named tuple's argument-parsing frame

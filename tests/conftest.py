@@ -1,14 +1,31 @@
-"""Shared helpers: explicit deals listing only the cards that matter."""
+"""Shared helpers: explicit deals listing only the cards that matter, and the engine build the
+tests run on (interpreted, or compiled with mypyc by `make test-compiled`)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
 from reference_impl import Action, Round, complete_deal, load_ruleset
+from reference_impl._jsonapi import engine_build
 from reference_impl._rulesets import Ruleset
+
+BUILD: Final = engine_build()
+#: the semantic mutants replace engine functions at run time, which compiled code never looks up
+needs_interpreted: Final = pytest.mark.skipif(
+    BUILD == "compiled", reason="semantic mutants patch the interpreted engine; compiled code cannot be patched (make test runs these)"
+)
+needs_compiled: Final = pytest.mark.skipif(BUILD != "compiled", reason="a check of the mypyc build (make test-compiled runs it)")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """GOSTOP_EXPECT_BUILD (make test-compiled): a run meant for one build never passes on the other."""
+    expected = os.environ.get("GOSTOP_EXPECT_BUILD")
+    if expected and expected != BUILD:
+        raise pytest.UsageError(f"GOSTOP_EXPECT_BUILD={expected}, but the engine imported from {Round.__module__} is {BUILD}")
 
 
 def ruleset(rid: str, **overrides: Any) -> Ruleset:

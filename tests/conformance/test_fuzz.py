@@ -15,6 +15,7 @@ from conformance._fuzz import fuzz, scenario_yaml
 from conformance._stdio import StdioEngine
 from reference_impl import ruleset_ids
 from reference_impl._jsonapi import JsonEngine
+from tests.conftest import needs_interpreted
 
 
 def server(*extra: str) -> StdioEngine:
@@ -32,6 +33,7 @@ def test_no_divergence_against_itself() -> None:
     assert report.rounds == 40 and report.divergences == []
 
 
+@needs_interpreted
 def test_same_seed_same_cases() -> None:
     engine = server("--mutant", "jjok-no-steal")
     try:
@@ -42,6 +44,7 @@ def test_same_seed_same_cases() -> None:
     assert [(s, d.case.choices, d.what) for s, d in a.divergences] == [(s, d.case.choices, d.what) for s, d in b.divergences]
 
 
+@needs_interpreted
 @pytest.mark.parametrize("mutant", ["jjok-no-steal", "ppeok-never", "pi-bak-at-six", "ttadak-no-steal"])
 def test_a_mutant_is_found_shrunk_and_written_as_a_failing_scenario(mutant: str, tmp_path: Path) -> None:
     engine = server("--mutant", mutant)

@@ -11,6 +11,7 @@ from conformance._perft import divide_walk, load_perft, perft_engine, reference_
 from conformance._stdio import StdioEngine
 from reference_impl._jsonapi import JsonEngine
 from reference_impl._perft import statistic_names
+from tests.conftest import needs_interpreted
 
 TABLES = load_perft(Path(__file__).resolve().parents[2] / "scenarios" / "perft" / "tables.yaml")
 
@@ -52,6 +53,7 @@ def test_native_perft_over_stdio() -> None:
     assert [{k: v for k, v in row.items() if v} for row in got] == list(TABLES[0].expected[:4])
 
 
+@needs_interpreted
 def test_divide_walks_down_to_the_difference() -> None:
     engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio", "--mutant", "must-match"])
     try:

@@ -357,3 +357,38 @@ def test_flipped_bonus_joins_a_ppeok_stack() -> None:
     stack = rnd.snapshot()["stacks"][0]
     assert stack["bonus"] == ["bonus-2a"] and stack["owner"] == 0
     assert captured(rnd, 0) == set()
+
+
+def _fields(rnd: object) -> dict[str, object]:
+    """A round's fields, interpreted (its __dict__) or compiled with mypyc (its pickled state)."""
+    return dict(vars(rnd)) if hasattr(rnd, "__dict__") else dict(rnd.__reduce_ex__(2)[2])  # type: ignore[index]
+
+
+def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
+    """Round.clone (perft): a copy constructor, so every field must be listed in Round._copy."""
+    from reference_impl import RandomPlayer, SplitMix64, load_ruleset, seeded_deal
+    from reference_impl._round import Round
+
+    rs = load_ruleset("matgo-online")
+    for seed in range(40):
+        rnd = Round(rs, seeded_deal(rs.options, SplitMix64(seed), dealer=0))
+        player = RandomPlayer(seed)
+        for _ in range(seed % 17):
+            if rnd.over:
+                break
+            rnd.apply(player.choose(rnd))
+        copy = rnd.clone()
+        original, copied = _fields(rnd), _fields(copy)
+        assert set(copied) == set(original)
+        for key, value in original.items():
+            if key == "_out":
+                continue
+            assert copied[key] == value, key
+            if isinstance(value, (list, dict, set)) and value:
+                assert copied[key] is not value, f"{key} is shared with the clone"
+        if rnd.ctx is not None:
+            assert copy.ctx is not rnd.ctx and copy.ctx.captures is not rnd.ctx.captures
+        while not rnd.over:  # the two play on alike, and apart
+            action = player.choose(rnd)
+            assert copy.apply(action) == rnd.apply(action)
+        assert copy.settlement == rnd.settlement
