@@ -6,7 +6,7 @@ docstrings and `_emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from typing import Any, Final
 
 from reference_impl._cards import BONUS, deck
@@ -89,25 +89,52 @@ def equivalent(a: int, b: int) -> bool:
     return _CLASS[a] == _CLASS[b]
 
 
-@dataclass(slots=True)
 class _Turn:
-    """Work in progress of one turn (a turn may pause for a choose_* decision)."""
+    """Work in progress of one turn (a turn may pause for a choose_* decision). A plain class with
+    its lists made in __init__: a dataclass's default factories cost a call each, every turn."""
 
-    actor: int
-    mode: str  # discard | pair | pair2 | stack | bomb | skip
-    month: int = 0
-    hand: int | None = None
-    pair: list[int] = field(default_factory=list)
-    hand_take: int | None = None
-    flip: int | None = None
-    flip_take: int | None = None
-    flip_bonus: list[int] = field(default_factory=list)
-    captures: list[int] = field(default_factory=list)
-    round_last: bool = False
-    actor_last: bool = False
-    made_ppeok: bool = False
-    made_ttadak: bool = False
-    trace: list[str] = field(default_factory=list)  # extra clauses for the turn's capture event
+    __slots__ = (
+        "actor",
+        "actor_last",
+        "captures",
+        "flip",
+        "flip_bonus",
+        "flip_take",
+        "hand",
+        "hand_take",
+        "made_ppeok",
+        "made_ttadak",
+        "mode",
+        "month",
+        "pair",
+        "round_last",
+        "trace",
+    )
+
+    def __init__(self, actor: int, mode: str, month: int = 0, hand: int | None = None, pair: list[int] | None = None) -> None:
+        self.actor = actor
+        self.mode = mode  # discard | pair | pair2 | stack | bomb | skip
+        self.month = month
+        self.hand = hand
+        self.pair: list[int] = pair if pair is not None else []
+        self.hand_take: int | None = None
+        self.flip: int | None = None
+        self.flip_take: int | None = None
+        self.flip_bonus: list[int] = []
+        self.captures: list[int] = []
+        self.round_last = False
+        self.actor_last = False
+        self.made_ppeok = False
+        self.made_ttadak = False
+        self.trace: list[str] = []  # extra clauses for the turn's capture event
+
+    def copy(self) -> _Turn:
+        new = _Turn(self.actor, self.mode, self.month, self.hand, self.pair[:])
+        new.hand_take, new.flip, new.flip_take = self.hand_take, self.flip, self.flip_take
+        new.flip_bonus, new.captures, new.trace = self.flip_bonus[:], self.captures[:], self.trace[:]
+        new.round_last, new.actor_last = self.round_last, self.actor_last
+        new.made_ppeok, new.made_ttadak = self.made_ppeok, self.made_ttadak
+        return new
 
 
 class Round:
@@ -192,12 +219,7 @@ class Round:
         self.moved = [set(x) for x in other.moved]
         self.deck_set, self.streak, self.carry_extra, self.turn_no = other.deck_set, other.streak, other.carry_extra, other.turn_no
         self.settlement, self.decision = other.settlement, other.decision
-        ctx = other.ctx
-        self.ctx = (
-            None
-            if ctx is None
-            else replace(ctx, pair=ctx.pair[:], flip_bonus=ctx.flip_bonus[:], captures=ctx.captures[:], trace=ctx.trace[:])
-        )
+        self.ctx = None if other.ctx is None else other.ctx.copy()
         self.turn_bonus, self.forced_card, self.turns_taken = other.turn_bonus[:], other.forced_card, other.turns_taken[:]
         self.side_payments, self.pending_steals = other.side_payments[:], other.pending_steals[:]
         self.table_at_start, self.last_actor, self.to_act = other.table_at_start[:], other.last_actor, other.to_act
@@ -477,10 +499,10 @@ class Round:
             raise Rejection("round_over", "the round is over")
         if action.player != self.to_act:
             raise Rejection("not_your_turn", f"seat {self.to_act} is to act, not seat {action.player}")
-        name = HANDLERS[self.decision].get(action.type)
-        if name is None:
+        handler = _DISPATCH[self.decision].get(action.type)
+        if handler is None:
             raise Rejection("wrong_decision", f"the pending decision is {self.decision!r}; a {action.type!r} action does not answer it")
-        getattr(self, name)(action)
+        handler(self, action)
         return self._flush()
 
     def _card(self, card_id: str | None) -> int:
@@ -542,7 +564,8 @@ class Round:
         else:
             if equivalent(on[0], on[1]):
                 take = min(on)  # R-TWO-MATCH-CHOICE: equivalent cards, the lower index, whatever was named
-            ctx = _Turn(seat, "pair2", month, c, pair=sorted(on), hand_take=take)
+            ctx = _Turn(seat, "pair2", month, c, pair=sorted(on))
+            ctx.hand_take = take
         self._flip(ctx)
         self._resolve(ctx)
 
@@ -1108,6 +1131,12 @@ class Round:
             ],
             "nagari_streak": self.streak,
         }
+
+
+#: HANDLERS with the methods themselves, looked up once (a lookup by name per action costs)
+_DISPATCH: Final[dict[str, dict[str, Callable[[Round, Action], None]]]] = {
+    decision: {kind: getattr(Round, name) for kind, name in table.items()} for decision, table in HANDLERS.items()
+}
 
 
 def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:

@@ -359,9 +359,12 @@ def test_flipped_bonus_joins_a_ppeok_stack() -> None:
     assert captured(rnd, 0) == set()
 
 
-def _fields(rnd: object) -> dict[str, object]:
-    """A round's fields, interpreted (its __dict__) or compiled with mypyc (its pickled state)."""
-    return dict(vars(rnd)) if hasattr(rnd, "__dict__") else dict(rnd.__reduce_ex__(2)[2])  # type: ignore[index]
+def _fields(obj: object) -> dict[str, object]:
+    """An object's fields: its slots, its __dict__, or (compiled with mypyc) its pickled state."""
+    slots = getattr(type(obj), "__slots__", None)
+    if slots is not None:
+        return {name: getattr(obj, name) for name in slots}
+    return dict(vars(obj)) if hasattr(obj, "__dict__") else dict(obj.__reduce_ex__(2)[2])  # type: ignore[index]
 
 
 def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
@@ -370,7 +373,8 @@ def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
     from reference_impl._round import Round
 
     rs = load_ruleset("matgo-online")
-    for seed in range(40):
+    paused = 0
+    for seed in range(60):
         rnd = Round(rs, seeded_deal(rs.options, SplitMix64(seed), dealer=0))
         player = RandomPlayer(seed)
         for _ in range(seed % 17):
@@ -380,15 +384,21 @@ def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
         copy = rnd.clone()
         original, copied = _fields(rnd), _fields(copy)
         assert set(copied) == set(original)
-        for key, value in original.items():
-            if key == "_out":
-                continue
-            assert copied[key] == value, key
-            if isinstance(value, (list, dict, set)) and value:
-                assert copied[key] is not value, f"{key} is shared with the clone"
-        if rnd.ctx is not None:
-            assert copy.ctx is not rnd.ctx and copy.ctx.captures is not rnd.ctx.captures
+        pairs = [(original, copied)]
+        if rnd.ctx is not None:  # a turn paused at a choose_* decision
+            assert copy.ctx is not None and copy.ctx is not rnd.ctx
+            pairs.append((_fields(rnd.ctx), _fields(copy.ctx)))
+        for before, after in pairs:
+            assert set(after) == set(before)
+            for key, value in before.items():
+                if key in ("_out", "ctx"):
+                    continue
+                assert after[key] == value, key
+                if isinstance(value, (list, dict, set)):
+                    assert after[key] is not value, f"{key} is shared with the clone"
+        paused += rnd.ctx is not None
         while not rnd.over:  # the two play on alike, and apart
             action = player.choose(rnd)
             assert copy.apply(action) == rnd.apply(action)
         assert copy.settlement == rnd.settlement
+    assert paused  # some copies were made in the middle of a turn
