@@ -112,7 +112,7 @@ def _other_packet_order() -> list[Patch]:
 
 
 def _swallow_godori() -> list[Patch]:
-    return [(scoring_mod, "GODORI", frozenset({4, 12, 45}))]
+    return [(scoring_mod, "_GODORI", (1 << 4) | (1 << 12) | (1 << 45))]
 
 
 def _meongtta_at_six() -> list[Patch]:

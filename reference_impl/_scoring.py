@@ -4,10 +4,9 @@ R-SCORE-RIBBON, R-SCORE-DAN, R-SCORE-JUNK, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from reference_impl._cards import ANIMAL, BRIGHT, RIBBON, deck
 from reference_impl._rulesets import Options
@@ -19,9 +18,11 @@ DAN_SETS: Final = {"hong": frozenset({1, 5, 9}), "cheong": frozenset({21, 33, 37
 CHO_WITH_DEC: Final = frozenset({13, 17, 25, DEC_RIBBON})
 
 
-@dataclass(frozen=True, slots=True)
-class Breakdown:
-    """A player's base score by category (R-SCORE-SUM); `dual_as_junk` is the allocation used."""
+class Breakdown(NamedTuple):
+    """A player's base score by category (R-SCORE-SUM); `dual_as_junk` is the allocation used.
+    An immutable value; a named tuple because settlement weighs several per round (a frozen
+    dataclass costs a guarded attribute write per field to build). `held` is the scored pile as a
+    bit set over the canonical index."""
 
     brights: int
     bright_points: int
@@ -39,8 +40,8 @@ class Breakdown:
     base: int
     winner_bonus: int
     dual_as_junk: tuple[str, ...]
-    held: frozenset[int] = field(default=frozenset(), compare=False, repr=False)
-    options: Options | None = field(default=None, compare=False, repr=False)
+    held: int = 0
+    options: Options | None = None
 
     @property
     def clauses(self) -> tuple[str, ...]:
@@ -80,39 +81,62 @@ class Breakdown:
         }
 
 
+def _mask_where(test: Any) -> int:
+    """The bit set (bit i = card index i) of the deck's cards that pass `test`."""
+    return sum(1 << c.index for c in _CARDS if test(c))
+
+
+def _mask(indices: Iterable[int]) -> int:
+    return sum(1 << i for i in set(indices))
+
+
+_CARDS: Final = deck().cards
+#: bit sets over the canonical card index: a pile is scored by counting bits
+_BIT: Final = tuple(1 << c.index for c in _CARDS)
+_BRIGHTS: Final = _mask_where(lambda c: c.kind == BRIGHT)
+_ANIMALS: Final = _mask_where(lambda c: c.kind == ANIMAL)
+_RIBBONS: Final = _mask_where(lambda c: c.kind == RIBBON)
+#: the junk class (junk, double junk, bonus cards) by units
+_JUNK_BY_UNITS: Final = tuple(_mask_where(lambda c, u=u: c.kind not in (BRIGHT, ANIMAL, RIBBON) and c.units == u) for u in (1, 2, 3))
+_JUNK_CLASS: Final = _mask_where(lambda c: c.kind not in (BRIGHT, ANIMAL, RIBBON))
+assert _JUNK_BY_UNITS[0] | _JUNK_BY_UNITS[1] | _JUNK_BY_UNITS[2] == _JUNK_CLASS, "every junk-class card is worth 1, 2 or 3 units"
+_RAIN: Final = 1 << RAIN_BRIGHT
+_DEC: Final = 1 << DEC_RIBBON
+_GODORI: Final = _mask(GODORI)
+_DANS: Final = tuple((name, _mask(members)) for name, members in DAN_SETS.items())
+_CHO: Final = _mask(DAN_SETS["cho"])
+_CHO_WITH_DEC: Final = _mask(CHO_WITH_DEC)
+
+
+def card_mask(cards: Iterable[int]) -> int:
+    mask = 0
+    for i in cards:
+        mask |= _BIT[i]
+    return mask
+
+
 def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> Breakdown:
     """Score `pile` with the dual-role cards in `as_junk` counted as double junk."""
-    cards = deck().cards
-    brights = animals = ribbons = units = junk_cards = 0
-    rain = False
-    for i in pile:
-        c = cards[i]
-        if i in as_junk:
-            units += 2
-            junk_cards += 1
-        elif c.kind == BRIGHT:
-            brights += 1
-            rain = rain or i == RAIN_BRIGHT
-        elif c.kind == ANIMAL:
-            animals += 1
-        elif c.kind == RIBBON:
-            if i != DEC_RIBBON or o.dec_ribbon != "not_counted":
-                ribbons += 1
-        else:
-            units += c.units
-            junk_cards += 1
-    bright_points = _bright_points(brights, rain, o)
+    held = card_mask(pile)
+    junk = card_mask(as_junk) & held if as_junk else 0
+    kept = held & ~junk
+    brights = (kept & _BRIGHTS).bit_count()
+    animals = (kept & _ANIMALS).bit_count()
+    ribbons = (kept & (_RIBBONS & ~_DEC if o.dec_ribbon == "not_counted" else _RIBBONS)).bit_count()
+    ones, twos, threes = _JUNK_BY_UNITS
+    units = (kept & ones).bit_count() + 2 * ((kept & twos).bit_count() + junk.bit_count()) + 3 * (kept & threes).bit_count()
+    junk_cards = (kept & _JUNK_CLASS).bit_count() + junk.bit_count()
+    bright_points = _bright_points(brights, bool(kept & _RAIN), o)
     # R-SCORE-ANIMAL, R-SCORE-GODORI: the godori birds count only while they count as animals.
     animal_points = max(0, animals - o.animal_threshold + 1)
-    held = frozenset(pile)
-    godori_points = o.godori_points if held >= GODORI else 0
+    godori_points = o.godori_points if held & _GODORI == _GODORI else 0
     extra_points = winner_bonus = 0
     if o.extra_yaku:  # R-EXTRA-YAKU
-        godori_points, extra_points, winner_bonus = _extra_yaku(held, frozenset(as_junk), o, godori_points)
+        godori_points, extra_points, winner_bonus = _extra_yaku(held, junk, o, godori_points)
     # R-SCORE-RIBBON, R-SCORE-DAN, R-DEC-RIBBON
     ribbon_points = max(0, ribbons - o.ribbon_threshold + 1)
-    dans = tuple(name for name, members in DAN_SETS.items() if members <= held)
-    if o.dec_ribbon == "in_cho_set" and "cho" not in dans and len(CHO_WITH_DEC & held) >= 3:
+    dans = tuple(name for name, members in _DANS if held & members == members)
+    if o.dec_ribbon == "in_cho_set" and "cho" not in dans and (held & _CHO_WITH_DEC).bit_count() >= 3:
         dans = (*dans, "cho")
     dan_points = o.dan_points * len(dans)
     # R-SCORE-JUNK
@@ -134,10 +158,23 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         extra_points,
         base,
         winner_bonus,
-        tuple(deck().ids(sorted(as_junk))),
+        tuple(CARD_IDS[i] for i in _indices(junk)),
         held,
         o,
     )
+
+
+def _indices(mask: int) -> list[int]:
+    """The card indices of a bit set, in canonical order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+CARD_IDS: Final = tuple(c.id for c in _CARDS)
 
 
 def _bright_points(brights: int, rain: bool, o: Options) -> int:
@@ -152,27 +189,27 @@ def _bright_points(brights: int, rain: bool, o: Options) -> int:
 
 
 def _trace(
-    held: frozenset[int], brights: int, animals: int, ribbons: int, units: int, o: Options, dans: tuple[str, ...], extra: int
+    held: int, brights: int, animals: int, ribbons: int, units: int, o: Options, dans: tuple[str, ...], extra: int
 ) -> tuple[str, ...]:
-    """The rule-hit trace of a score: the clauses whose categories the pile touches."""
+    """The rule-hit trace of a score: the clauses whose categories the pile (a bit set) touches."""
     out = ["R-SCORE-SUM"]
     if brights:
         out.append("R-SCORE-BRIGHT")
     if animals:
         out.append("R-SCORE-ANIMAL")
-    if held & GODORI:
+    if held & _GODORI:
         out.append("R-SCORE-GODORI")
-    if ribbons or DEC_RIBBON in held:
+    if ribbons or held & _DEC:
         out.append("R-SCORE-RIBBON")
-    if dans or any(len(members & held) >= 2 for members in DAN_SETS.values()):
+    if dans or any((members & held).bit_count() >= 2 for _, members in _DANS):
         out.append("R-SCORE-DAN")
-    if DEC_RIBBON in held:
+    if held & _DEC:
         out.append("R-DEC-RIBBON")
     if units:
         out.append("R-SCORE-JUNK")
-    if extra or (o.extra_yaku and held & (GODORI | {SWALLOW, PHOENIX})):
+    if extra or (o.extra_yaku and held & (_GODORI | _BIT[SWALLOW] | _BIT[PHOENIX])):
         out.append("R-EXTRA-YAKU")
-    if any(deck().by_id[c].index in held for c in o.dual_role_cards):
+    if held & _dual_mask(o.dual_role_cards):
         out.append("R-DUAL-ROLE")
     return tuple(out)
 
@@ -183,50 +220,31 @@ CUP: Final = 32
 ALL_RIBBONS: Final = frozenset({1, 5, 9, 13, 17, 21, 25, 33, 37, 46})
 THREE_SSANGPI_DOUBLES: Final = frozenset({41, 47})
 PALSSARI: Final = frozenset({12, 13, 14, 15, 24, 25, 26, 27})
+_YUKDORI: Final = _GODORI | _BIT[SWALLOW]
+_SIX_BIRDS: Final = _GODORI | _BIT[PHOENIX]
+_THREE_BIRDS_PHOENIX: Final = _mask((4, 12, PHOENIX))
+_ALL_RIBBONS: Final = _mask(ALL_RIBBONS)
+_THREE_SSANGPI_DOUBLES: Final = _mask(THREE_SSANGPI_DOUBLES)
+_PALSSARI: Final = _mask(PALSSARI)
 
 
-def _extra_yaku(held: frozenset[int], as_junk: frozenset[int], o: Options, birds: int) -> tuple[int, int, int]:
-    """R-EXTRA-YAKU: (bird category points, extra base points, winner-only points)."""
+def _extra_yaku(held: int, as_junk: int, o: Options, birds: int) -> tuple[int, int, int]:
+    """R-EXTRA-YAKU: (bird category points, extra base points, winner-only points); the pile and
+    the dual cards counted as junk are bit sets."""
     extras = o.extra_yaku
-    if "yukdori" in extras and held >= GODORI and SWALLOW in held:
+    if "yukdori" in extras and held & _YUKDORI == _YUKDORI:
         birds = max(birds, 6)
-    if "six_birds" in extras and held >= GODORI and PHOENIX in held:
+    if "six_birds" in extras and held & _SIX_BIRDS == _SIX_BIRDS:
         birds = max(birds, 6)
-    if "three_birds_phoenix" in extras and {4, 12, PHOENIX} <= held:
+    if "three_birds_phoenix" in extras and held & _THREE_BIRDS_PHOENIX == _THREE_BIRDS_PHOENIX:
         birds = max(birds, 4)
-    extra = 15 if "all_ten_ribbons" in extras and held >= ALL_RIBBONS else 0
+    extra = 15 if "all_ten_ribbons" in extras and held & _ALL_RIBBONS == _ALL_RIBBONS else 0
     bonus = 0
-    if "three_ssangpi" in extras and CUP in as_junk and held >= THREE_SSANGPI_DOUBLES:
+    if "three_ssangpi" in extras and as_junk & _BIT[CUP] and held & _THREE_SSANGPI_DOUBLES == _THREE_SSANGPI_DOUBLES:
         bonus += 3
-    if "palssari" in extras and held >= PALSSARI:
+    if "palssari" in extras and held & _PALSSARI == _PALSSARI:
         bonus += 8
     return birds, extra, bonus
-
-
-def _mask_where(test: Any) -> int:
-    """The bit set (bit i = card index i) of the deck's cards that pass `test`."""
-    return sum(1 << c.index for c in deck().cards if test(c))
-
-
-#: bit sets over the canonical card index: the hot path scores a pile by counting bits
-_BIT: Final = tuple(1 << c.index for c in deck().cards)
-_BRIGHTS: Final = _mask_where(lambda c: c.kind == BRIGHT)
-_ANIMALS: Final = _mask_where(lambda c: c.kind == ANIMAL)
-_RIBBONS: Final = _mask_where(lambda c: c.kind == RIBBON)
-_JUNK_BY_UNITS: Final = tuple(_mask_where(lambda c, u=u: c.kind not in (BRIGHT, ANIMAL, RIBBON) and c.units == u) for u in (1, 2, 3))
-_RAIN: Final = 1 << RAIN_BRIGHT
-_DEC: Final = 1 << DEC_RIBBON
-_GODORI: Final = sum(1 << i for i in GODORI)
-_DANS: Final = tuple(sum(1 << i for i in members) for members in DAN_SETS.values())
-_CHO: Final = sum(1 << i for i in DAN_SETS["cho"])
-_CHO_WITH_DEC: Final = sum(1 << i for i in CHO_WITH_DEC)
-
-
-def card_mask(cards: Iterable[int]) -> int:
-    mask = 0
-    for i in cards:
-        mask |= _BIT[i]
-    return mask
 
 
 def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> int:
@@ -252,11 +270,12 @@ def _mask_base(held: int, junk: int, o: Options) -> int:
         base += ribbons - o.ribbon_threshold + 1
     if units >= o.junk_threshold:
         base += units - o.junk_threshold + 1
-    if animals >= 3 or ribbons >= 3:
+    if animals >= 3 or ribbons >= 3:  # godori needs its three animals, a dan its three ribbons
         if held & _GODORI == _GODORI:
             base += o.godori_points
-        hong, cheong, cho = _DANS
-        dans = (held & hong == hong) + (held & cheong == cheong) + (held & cho == cho)
+        dans = 0
+        for _, members in _DANS:
+            dans += held & members == members
         if o.dec_ribbon == "in_cho_set" and held & _CHO != _CHO and (held & _CHO_WITH_DEC).bit_count() >= 3:
             dans += 1
         base += o.dan_points * dans
