@@ -7,6 +7,7 @@ from collections import Counter
 from reference_impl._cards import deck
 from reference_impl._deal import deck_indices
 from reference_impl._round import Round
+from reference_impl._scoring import Tally
 
 
 def card_places(rnd: Round) -> Counter[str]:
@@ -33,6 +34,9 @@ def violations(rnd: Round) -> list[str]:
     for cid in sorted(expected | set(seen)):
         if seen.get(cid, 0) != 1:
             problems.append(f"card {cid} is in {seen.get(cid, 0)} places (expected exactly one)")
+    for seat, (pile, tally) in enumerate(zip(rnd.captured, rnd.tallies, strict=True)):
+        if tally != Tally(pile):
+            problems.append(f"seat {seat}'s score tally is out of step with its captured pile")
     if rnd.settlement is not None and sum(rnd.settlement.net) != 0:
         problems.append(f"settlement nets {list(rnd.settlement.net)} do not sum to zero")
     if not rnd.over and not rnd.legal_actions():

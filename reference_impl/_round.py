@@ -13,7 +13,7 @@ from reference_impl._cards import BONUS, deck
 from reference_impl._deal import Deal, check_deal, deck_indices
 from reference_impl._events import Action, Event, Rejection
 from reference_impl._rulesets import Options, Ruleset, option_registry
-from reference_impl._scoring import Breakdown, best_base, best_breakdown, dual_cards_in
+from reference_impl._scoring import Breakdown, Tally, best_breakdown, dual_cards_in, tally_best_base
 from reference_impl._settlement import (
     Seat,
     Settlement,
@@ -161,6 +161,7 @@ class Round:
         self.stock: list[int] = [index[c] for c in reversed(deal.stock)]
         caps = deal.captured or tuple(() for _ in range(self.n))
         self.captured: list[list[int]] = [sorted(index[c] for c in pile) for pile in caps]
+        self.tallies = [Tally(pile) for pile in self.captured]  # kept in step with `captured`: _gain, _lose
         states = deal.player_state
         self.gos = [s.gos for s in states] if states else [0] * self.n
         self.go_base = [s.go_base for s in states] if states else [0] * self.n
@@ -210,6 +211,7 @@ class Round:
         self.stack_bonus = {k: v[:] for k, v in other.stack_bonus.items()}
         self.stock = other.stock[:]
         self.captured = [p[:] for p in other.captured]
+        self.tallies = [t.copy() for t in other.tallies]
         self.gos, self.go_base = other.gos[:], other.go_base[:]
         self.first_go_turn, self.last_go_turn = other.first_go_turn[:], other.last_go_turn[:]
         self.shaken = [x[:] for x in other.shaken]
@@ -262,8 +264,7 @@ class Round:
         while any(IS_BONUS[c] for c in layout):
             pos = next(k for k, c in enumerate(layout) if IS_BONUS[c])
             bonus = layout[pos]
-            self.captured[self.dealer].append(bonus)
-            self.captured[self.dealer].sort()
+            self._gain(self.dealer, (bonus,))
             if self.stock:
                 layout[pos] = self.stock.pop()
                 self._emit("table_bonus", self.dealer, (bonus, layout[pos]), ("R-DEAL-BONUS",))
@@ -301,7 +302,7 @@ class Round:
                     )
                     return
                 self.table[month] = []
-                self.captured[self.dealer] = sorted(self.captured[self.dealer] + cards)
+                self._gain(self.dealer, cards)
                 self._emit("capture", self.dealer, cards, ("R-TABLE-FOUR",))
         for month in range(1, 13):
             if len(self.table[month]) == 3:
@@ -351,8 +352,20 @@ class Round:
         return bool(self.hands[seat]) or self.credits[seat] > 0
 
     def _base(self, seat: int) -> int:
-        """The seat's base score as Go/Stop sees it (R-DUAL-ROLE (1)), without a breakdown."""
-        return best_base(self.captured[seat], self.o, self.moved[seat])
+        """The seat's base score as Go/Stop sees it (R-DUAL-ROLE (1)), from its tally."""
+        return tally_best_base(self.tallies[seat], self.o, self.moved[seat])
+
+    def _gain(self, seat: int, cards: list[int] | tuple[int, ...]) -> None:
+        """Cards join a captured pile (kept sorted by canonical index) and its tally."""
+        pile = self.captured[seat]
+        pile.extend(cards)
+        pile.sort()
+        self.tallies[seat].add_all(cards)
+
+    def _lose(self, seat: int, card: int) -> None:
+        """A card leaves a captured pile (a steal, or a bonus card joining a ppeok stack)."""
+        self.captured[seat].remove(card)
+        self.tallies[seat].remove(card)
 
     def _go_eligible(self, seat: int, base: int) -> bool:
         """R-GO-THRESHOLD, R-GO-RISE, for `base` = self._base(seat)."""
@@ -648,8 +661,7 @@ class Round:
         if not IS_BONUS[c]:
             raise Rejection("bonus_not_allowed", f"{a.card} is not a bonus card")
         self.hands[seat].remove(c)
-        self.captured[seat].append(c)
-        self.captured[seat].sort()
+        self._gain(seat, (c,))
         self.turn_bonus.append(c)
         replacement: tuple[int, ...] = ()
         self.forced_card = None
@@ -864,7 +876,7 @@ class Round:
         ctx.flip_bonus = []
         if o.bonus_joins_ppeok == "all_bonus_this_turn":
             for b in self.turn_bonus:
-                self.captured[actor].remove(b)
+                self._lose(actor, b)
                 joined.append(b)
         self.stack_bonus[month] = sorted(joined)
         self.ppeoks[actor] += 1
@@ -906,7 +918,7 @@ class Round:
         taken = ctx.captures + ctx.flip_bonus
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last  # R-FINAL-TURN
         if taken:
-            self.captured[actor] = sorted(self.captured[actor] + taken)
+            self._gain(actor, taken)
             point_count = ("R-PC-PLAY",) if o.scoring_system == "point_count" else ()
             if final:
                 ctx.trace.append("R-FINAL-TURN")
@@ -1004,9 +1016,9 @@ class Round:
             self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), to=taker, requested=units, units=0)
             return
         for c in chosen:
-            pile.remove(c)
+            self._lose(giver, c)
             self.moved[giver].discard(c)
-        self.captured[taker] = sorted(self.captured[taker] + chosen)
+        self._gain(taker, chosen)
         # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
         self.moved[taker].update(c for c in chosen if not _CARDS[c].is_junk)
         self._emit(
@@ -1049,7 +1061,7 @@ class Round:
                 self.table = [[] for _ in range(13)]
                 self.stack_owner.clear()
                 self.stack_bonus.clear()
-                self.captured[self.last_actor] = sorted(self.captured[self.last_actor] + left)
+                self._gain(self.last_actor, left)
                 self._emit("leftover", self.last_actor, sorted(left), ("R-PC-LEFTOVER",))
             self._end(settle_point_count(self.captured, o))
             return

@@ -4,7 +4,6 @@ R-SCORE-RIBBON, R-SCORE-DAN, R-SCORE-JUNK, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
-from functools import cache
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
@@ -81,11 +80,6 @@ class Breakdown(NamedTuple):
         }
 
 
-def _mask_where(test: Any) -> int:
-    """The bit set (bit i = card index i) of the deck's cards that pass `test`."""
-    return sum(1 << c.index for c in _CARDS if test(c))
-
-
 def _mask(indices: Iterable[int]) -> int:
     return sum(1 << i for i in set(indices))
 
@@ -93,13 +87,6 @@ def _mask(indices: Iterable[int]) -> int:
 _CARDS: Final = deck().cards
 #: bit sets over the canonical card index: a pile is scored by counting bits
 _BIT: Final = tuple(1 << c.index for c in _CARDS)
-_BRIGHTS: Final = _mask_where(lambda c: c.kind == BRIGHT)
-_ANIMALS: Final = _mask_where(lambda c: c.kind == ANIMAL)
-_RIBBONS: Final = _mask_where(lambda c: c.kind == RIBBON)
-#: the junk class (junk, double junk, bonus cards) by units
-_JUNK_BY_UNITS: Final = tuple(_mask_where(lambda c, u=u: c.kind not in (BRIGHT, ANIMAL, RIBBON) and c.units == u) for u in (1, 2, 3))
-_JUNK_CLASS: Final = _mask_where(lambda c: c.kind not in (BRIGHT, ANIMAL, RIBBON))
-assert _JUNK_BY_UNITS[0] | _JUNK_BY_UNITS[1] | _JUNK_BY_UNITS[2] == _JUNK_CLASS, "every junk-class card is worth 1, 2 or 3 units"
 _RAIN: Final = 1 << RAIN_BRIGHT
 _DEC: Final = 1 << DEC_RIBBON
 _GODORI: Final = _mask(GODORI)
@@ -115,24 +102,100 @@ def card_mask(cards: Iterable[int]) -> int:
     return mask
 
 
+BRIGHT_KIND, ANIMAL_KIND, RIBBON_KIND, JUNK_KIND = 0, 1, 2, 3
+#: per card index: its scoring category (the junk class: junk, double junk, bonus) and units
+_KIND: Final = tuple({BRIGHT: BRIGHT_KIND, ANIMAL: ANIMAL_KIND, RIBBON: RIBBON_KIND}.get(c.kind, JUNK_KIND) for c in _CARDS)
+_UNITS: Final = tuple(c.units if _KIND[c.index] == JUNK_KIND else 0 for c in _CARDS)
+
+
+class Tally:
+    """What scoring needs to know of a captured pile, kept card by card so that the hot path never
+    rescans a pile (R-SCORE-SUM): the pile as a bit set over the canonical index, and its cards
+    by category, the dual-role cards (animals, R-DUAL-ROLE) counted as animals."""
+
+    __slots__ = ("animals", "brights", "held", "junk_cards", "ribbons", "units")
+
+    def __init__(self, cards: Iterable[int] = ()) -> None:
+        self.held = 0
+        self.brights = 0
+        self.animals = 0
+        self.ribbons = 0
+        self.units = 0
+        self.junk_cards = 0
+        self.add_all(cards)
+
+    def add_all(self, cards: Iterable[int]) -> None:
+        for c in cards:
+            self.held |= _BIT[c]
+            kind = _KIND[c]
+            if kind == JUNK_KIND:
+                self.units += _UNITS[c]
+                self.junk_cards += 1
+            elif kind == ANIMAL_KIND:
+                self.animals += 1
+            elif kind == RIBBON_KIND:
+                self.ribbons += 1
+            else:
+                self.brights += 1
+
+    def remove(self, c: int) -> None:
+        self.held &= ~_BIT[c]
+        kind = _KIND[c]
+        if kind == JUNK_KIND:
+            self.units -= _UNITS[c]
+            self.junk_cards -= 1
+        elif kind == ANIMAL_KIND:
+            self.animals -= 1
+        elif kind == RIBBON_KIND:
+            self.ribbons -= 1
+        else:
+            self.brights -= 1
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tally):
+            return NotImplemented
+        return (self.held, self.brights, self.animals, self.ribbons, self.units, self.junk_cards) == (
+            other.held,
+            other.brights,
+            other.animals,
+            other.ribbons,
+            other.units,
+            other.junk_cards,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a tally changes as its pile does
+
+    def copy(self) -> Tally:
+        new = Tally()
+        new.held, new.brights, new.animals, new.ribbons = self.held, self.brights, self.animals, self.ribbons
+        new.units, new.junk_cards = self.units, self.junk_cards
+        return new
+
+
 def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> Breakdown:
     """Score `pile` with the dual-role cards in `as_junk` counted as double junk."""
-    held = card_mask(pile)
-    junk = card_mask(as_junk) & held if as_junk else 0
-    kept = held & ~junk
-    brights = (kept & _BRIGHTS).bit_count()
-    animals = (kept & _ANIMALS).bit_count()
-    ribbons = (kept & (_RIBBONS & ~_DEC if o.dec_ribbon == "not_counted" else _RIBBONS)).bit_count()
-    ones, twos, threes = _JUNK_BY_UNITS
-    units = (kept & ones).bit_count() + 2 * ((kept & twos).bit_count() + junk.bit_count()) + 3 * (kept & threes).bit_count()
-    junk_cards = (kept & _JUNK_CLASS).bit_count() + junk.bit_count()
-    bright_points = _bright_points(brights, bool(kept & _RAIN), o)
+    return tally_breakdown(Tally(pile), o, as_junk)
+
+
+def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Breakdown:
+    """breakdown() of a tallied pile: `as_junk` are dual-role cards (animals) that count as double junk."""
+    held = t.held
+    junk = sorted(c for c in as_junk if held & _BIT[c])
+    if any(_KIND[c] != ANIMAL_KIND for c in junk):
+        raise ValueError(f"only dual-role animals can count as junk, got {[CARD_IDS[c] for c in junk]}")
+    moved = len(junk)
+    brights = t.brights
+    animals = t.animals - moved
+    ribbons = t.ribbons - (1 if held & _DEC and o.dec_ribbon == "not_counted" else 0)
+    units = t.units + 2 * moved
+    junk_cards = t.junk_cards + moved
+    bright_points = _bright_points(brights, bool(held & _RAIN), o)
     # R-SCORE-ANIMAL, R-SCORE-GODORI: the godori birds count only while they count as animals.
     animal_points = max(0, animals - o.animal_threshold + 1)
     godori_points = o.godori_points if held & _GODORI == _GODORI else 0
     extra_points = winner_bonus = 0
     if o.extra_yaku:  # R-EXTRA-YAKU
-        godori_points, extra_points, winner_bonus = _extra_yaku(held, junk, o, godori_points)
+        godori_points, extra_points, winner_bonus = _extra_yaku(held, card_mask(junk), o, godori_points)
     # R-SCORE-RIBBON, R-SCORE-DAN, R-DEC-RIBBON
     ribbon_points = max(0, ribbons - o.ribbon_threshold + 1)
     dans = tuple(name for name, members in _DANS if held & members == members)
@@ -158,7 +221,7 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
         extra_points,
         base,
         winner_bonus,
-        tuple(CARD_IDS[i] for i in _indices(junk)),
+        tuple(CARD_IDS[c] for c in junk),
         held,
         o,
     )
@@ -209,7 +272,7 @@ def _trace(
         out.append("R-SCORE-JUNK")
     if extra or (o.extra_yaku and held & (_GODORI | _BIT[SWALLOW] | _BIT[PHOENIX])):
         out.append("R-EXTRA-YAKU")
-    if held & _dual_mask(o.dual_role_cards):
+    if any(held & _BIT[c] for c in dual_indices(o)):
         out.append("R-DUAL-ROLE")
     return tuple(out)
 
@@ -248,22 +311,22 @@ def _extra_yaku(held: int, as_junk: int, o: Options, birds: int) -> tuple[int, i
 
 
 def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> int:
-    """`breakdown(pile, o, as_junk).base` without building the breakdown: the hot path of Go/Stop
-    eligibility (R-GO-THRESHOLD, R-GO-RISE). A property test keeps the two equal."""
+    """`breakdown(pile, o, as_junk).base` without building the breakdown. A property test keeps the two equal."""
     if o.extra_yaku:
         return breakdown(pile, o, as_junk).base
-    held = card_mask(pile)
-    return _mask_base(held, card_mask(as_junk) & held if as_junk else 0, o)
+    t = Tally(pile)
+    return tally_base(t, sum(1 for c in set(as_junk) if t.held & _BIT[c]), o)
 
 
-def _mask_base(held: int, junk: int, o: Options) -> int:
-    """base_score of the pile `held` (a bit set) with the dual-role cards `junk` as double junk."""
-    kept = held & ~junk
-    base = _bright_points((kept & _BRIGHTS).bit_count(), bool(kept & _RAIN), o)
-    animals = (kept & _ANIMALS).bit_count()
-    ribbons = (kept & (_RIBBONS & ~_DEC if o.dec_ribbon == "not_counted" else _RIBBONS)).bit_count()
-    ones, twos, threes = _JUNK_BY_UNITS
-    units = (kept & ones).bit_count() + 2 * ((kept & twos).bit_count() + junk.bit_count()) + 3 * (kept & threes).bit_count()
+def tally_base(t: Tally, as_junk: int, o: Options) -> int:
+    """The base score of a tallied pile with `as_junk` of its dual-role cards counted as double
+    junk, from the counts alone: the hot path of Go/Stop eligibility (R-GO-THRESHOLD, R-GO-RISE).
+    Not for rulesets with extra yaku (their scores need the full breakdown)."""
+    held = t.held
+    base = _bright_points(t.brights, bool(held & _RAIN), o)
+    animals = t.animals - as_junk
+    ribbons = t.ribbons - (1 if held & _DEC and o.dec_ribbon == "not_counted" else 0)
+    units = t.units + 2 * as_junk
     if animals >= o.animal_threshold:
         base += animals - o.animal_threshold + 1
     if ribbons >= o.ribbon_threshold:
@@ -275,7 +338,8 @@ def _mask_base(held: int, junk: int, o: Options) -> int:
             base += o.godori_points
         dans = 0
         for _, members in _DANS:
-            dans += held & members == members
+            if held & members == members:
+                dans += 1
         if o.dec_ribbon == "in_cho_set" and held & _CHO != _CHO and (held & _CHO_WITH_DEC).bit_count() >= 3:
             dans += 1
         base += o.dan_points * dans
@@ -284,41 +348,48 @@ def _mask_base(held: int, junk: int, o: Options) -> int:
 
 def best_base(pile: Collection[int], o: Options, moved: Collection[int] = ()) -> int:
     """The owner's base score under R-DUAL-ROLE (1), as `best_breakdown(...).base`."""
+    return tally_best_base(Tally(pile), o, moved)
+
+
+def tally_best_base(t: Tally, o: Options, moved: Collection[int] = ()) -> int:
+    """best_base() of a tallied pile. Every dual-role card is an animal, so an allocation matters
+    only by how many of them count as junk."""
     if o.extra_yaku:
-        fixed = fixed_allocation(pile, o, moved)
-        if fixed is not None:
-            return base_score(pile, o, fixed)
-        return max(base_score(pile, o, alloc) for alloc in allocations(dual_cards_in(pile, o)))
-    held = card_mask(pile)
-    duals = held & _dual_mask(o.dual_role_cards)
+        return best_breakdown(_indices(t.held), o, moved).base
     mode = o.dual_role_mode
-    if not duals or mode == "fixed_animal":
-        return _mask_base(held, 0, o)
+    if mode == "fixed_animal":
+        return tally_base(t, 0, o)
+    held = t.held
+    duals = 0
+    for c in dual_indices(o):
+        if held & _BIT[c]:
+            duals += 1
     if mode == "fixed_double_junk":
-        return _mask_base(held, duals, o)
+        return tally_base(t, duals, o)
     if mode == "owner_one_way_to_junk":
-        return _mask_base(held, duals & card_mask(moved), o)
-    # auto_best: the best of every allocation (ties do not matter for the base)
-    if duals & (duals - 1) == 0:  # one dual card (the usual cup): animal or double junk
-        return max(_mask_base(held, 0, o), _mask_base(held, duals, o))
-    bits = [b for b in _BIT if duals & b]
-    return max(_mask_base(held, sum(combo), o) for size in range(len(bits) + 1) for combo in combinations(bits, size))
+        return tally_base(t, sum(1 for c in dual_indices(o) if held & _BIT[c] and c in moved), o)
+    best = tally_base(t, 0, o)  # auto_best: the best of every allocation (ties do not matter for the base)
+    for as_junk in range(1, duals + 1):
+        best = max(best, tally_base(t, as_junk, o))
+    return best
 
 
-@cache
-def _dual_mask(card_ids: frozenset[str]) -> int:
-    return card_mask(_dual_indices(card_ids))
+_DUAL_INDICES: dict[frozenset[str], tuple[int, ...]] = {}
+
+
+def dual_indices(o: Options) -> tuple[int, ...]:
+    """The ruleset's dual-role cards (R-DUAL-ROLE) by canonical index (a dict, not functools.cache:
+    compiled code looks a dict up directly)."""
+    found = _DUAL_INDICES.get(o.dual_role_cards)
+    if found is None:
+        by_id = deck().by_id
+        found = _DUAL_INDICES[o.dual_role_cards] = tuple(sorted(by_id[c].index for c in o.dual_role_cards))
+    return found
 
 
 def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:
-    dual = _dual_indices(o.dual_role_cards)
+    dual = dual_indices(o)
     return sorted(i for i in pile if i in dual)
-
-
-@cache
-def _dual_indices(card_ids: frozenset[str]) -> frozenset[int]:
-    by_id = deck().by_id
-    return frozenset(by_id[c].index for c in card_ids)
 
 
 def allocations(dual: list[int]) -> Iterator[frozenset[int]]:

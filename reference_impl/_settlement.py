@@ -12,12 +12,13 @@ from reference_impl._rulesets import Options
 from reference_impl._scoring import (
     RAIN_BRIGHT,
     Breakdown,
+    Tally,
     allocations,
-    breakdown,
     dual_cards_in,
     fixed_allocation,
     pc_card_points,
     pc_sets,
+    tally_breakdown,
 )
 
 
@@ -224,10 +225,11 @@ def settle_stop(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: O
     w_seat = seats[winner]
     fixed = fixed_allocation(w_seat.pile, o, w_seat.moved_to_junk)
     w_allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(w_seat.pile, o)))
+    w_tally = Tally(w_seat.pile)
     # each loser's scores under each of their allocations do not depend on the winner's: once
     scores = {seat: _allocated_scores(seats[seat], o) for seat in _others(winner, len(seats))}
     for alloc in w_allocs:
-        candidate = _settle_with(kind, winner, seats, streak, o, breakdown(w_seat.pile, o, alloc), extra, scores)
+        candidate = _settle_with(kind, winner, seats, streak, o, tally_breakdown(w_tally, o, alloc), extra, scores)
         if best is None or sum(p for _, _, p in candidate.payments) > sum(p for _, _, p in best.payments):
             best = candidate
     assert best is not None
@@ -238,7 +240,8 @@ def _allocated_scores(seat: Seat, o: Options) -> list[Breakdown]:
     """A loser's breakdown under each allocation open to them (R-DUAL-ROLE (3))."""
     fixed = fixed_allocation(seat.pile, o, seat.moved_to_junk)
     allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(seat.pile, o)))
-    return [breakdown(seat.pile, o, alloc) for alloc in allocs]
+    tally = Tally(seat.pile)
+    return [tally_breakdown(tally, o, alloc) for alloc in allocs]
 
 
 def _settle_with(

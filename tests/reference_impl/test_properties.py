@@ -4,7 +4,8 @@
 - a pending decision always has a legal action, and every listed action is accepted;
 - settlements sum to zero;
 - the same seed gives the same round, event for event;
-- the score breakdown recomputes from the captured piles (an independent scorer below);
+- the score breakdown, and the running tally Go/Stop reads, recompute from the captured piles
+  (an independent scorer below);
 - an illegal action is rejected and changes nothing.
 """
 
@@ -104,7 +105,9 @@ def play_checked(rid: str, seed: int) -> list[str]:
         assert places == wanted
         for seat in range(o.players):
             if o.scoring_system == "gostop":
-                assert rnd.score(seat).base == expected_base(rnd, seat)
+                expected = expected_base(rnd, seat)
+                assert rnd.score(seat).base == expected
+                assert rnd._base(seat) == expected  # Go/Stop's view: the pile's tally, kept card by card
     assert rnd.settlement is not None
     assert sum(rnd.settlement.net) == 0
     transcript.append(repr(rnd.settlement))
