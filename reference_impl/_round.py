@@ -81,7 +81,7 @@ _new_event: Final = tuple.__new__
 def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
     if len(cards) == 1:  # most events carry one card: its id tuple is built once
         return _ONE_ID[cards[0]]
-    return tuple(map(CARD_ID.__getitem__, cards))
+    return tuple([CARD_ID[c] for c in cards])
 
 
 def equivalent(a: int, b: int) -> bool:
@@ -440,10 +440,9 @@ class Round:
         counts = self._month_counts(seat)
         most = max(counts)  # a shake needs three cards of a month, a bomb three (or two and two), chongtong four
         shakes = self._shake_months(seat, counts) if most >= 3 else []
-        shake_with_play = set(shakes) if shakes and o.shake_declaration == "with_triple_card_play" else ()
+        shake_with_play = bool(shakes) and o.shake_declaration == "with_triple_card_play"
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
-        append = out.append
         for c in ordinary:
             month = MONTH[c]
             on = table[month]
@@ -452,13 +451,13 @@ class Round:
             if len(on) == 2 and at_play and month not in stacks and not equivalent(on[0], on[1]):
                 cid = CARD_ID[c]
                 for t in sorted(on):
-                    append(Action("play", seat, cid, CARD_ID[t]))
-                    if month in shake_with_play:
-                        append(Action("play", seat, cid, CARD_ID[t], None, True))
+                    out.append(Action("play", seat, cid, CARD_ID[t]))
+                    if shake_with_play and month in shakes:
+                        out.append(Action("play", seat, cid, CARD_ID[t], None, True))
             else:
-                append(plays[c])
-                if month in shake_with_play:
-                    append(Action("play", seat, CARD_ID[c], None, None, True))
+                out.append(plays[c])
+                if shake_with_play and month in shakes:
+                    out.append(Action("play", seat, CARD_ID[c], None, None, True))
         if most >= 3 or (most == 2 and o.two_card_bomb != "off"):
             out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
