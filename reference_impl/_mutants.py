@@ -96,7 +96,7 @@ def _no_shake_factor() -> list[Patch]:
     original = settlement_mod._own_shake_bomb_factor
 
     def own(s: settlement_mod.Seat, o: Options) -> int:
-        return original(dataclasses.replace(s, shaken=(), shake_factors=()), o)
+        return original(s._replace(shaken=(), shake_factors=()), o)
 
     return [(settlement_mod, "_own_shake_bomb_factor", own)]
 

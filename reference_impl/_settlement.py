@@ -5,8 +5,7 @@ R-CHONGTONG, R-PC-GOAL, R-PC-SETS)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from reference_impl._rulesets import Options
 from reference_impl._scoring import (
@@ -21,9 +20,11 @@ from reference_impl._scoring import (
     tally_breakdown,
 )
 
+# Seat, LoserLine and Settlement are named tuples: immutable values, and cheap to build (a frozen
+# dataclass costs a guarded attribute write per field; every round settles, some several ways)
 
-@dataclass(frozen=True, slots=True)
-class Seat:
+
+class Seat(NamedTuple):
     """What settlement needs to know about one player at the end of a round."""
 
     pile: tuple[int, ...]
@@ -35,8 +36,7 @@ class Seat:
     moved_to_junk: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class LoserLine:
+class LoserLine(NamedTuple):
     seat: int
     baks: tuple[str, ...]
     amount: int
@@ -47,8 +47,7 @@ class LoserLine:
         return {"seat": self.seat, "baks": list(self.baks), "amount": self.amount, "pays": self.pays, "exempt": self.exempt}
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(NamedTuple):
     """The result of a round. `net[i]` is seat i's gain (negative: loss); nets sum to zero."""
 
     kind: str
@@ -167,7 +166,7 @@ def with_side_payments(s: Settlement, side: Sequence[tuple[int, int, int]]) -> S
     for payer, payee, amount in side:
         net[payer] -= amount
         net[payee] += amount
-    return replace(s, net=tuple(net), payments=(*s.payments, *side), detail=(*s.detail, ("awards", [list(p) for p in side])))
+    return s._replace(net=tuple(net), payments=(*s.payments, *side), detail=(*s.detail, ("awards", [list(p) for p in side])))
 
 
 def _others(seat: int, n: int) -> list[int]:
