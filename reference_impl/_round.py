@@ -43,10 +43,22 @@ _SEATS: Final = range(option_registry()["players"].maximum or 4)
 #: the actions with no more than a card, built once per seat and card: legal_actions lists them
 #: at every decision, and actions are values
 _PLAY: Final = tuple(tuple(Action("play", seat, cid) for cid in CARD_ID) for seat in _SEATS)
+_PLAY_SHAKE: Final = tuple(tuple(Action("play", seat, cid, None, None, True) for cid in CARD_ID) for seat in _SEATS)
 _TAKE: Final = tuple(tuple(Action("take", seat, cid) for cid in CARD_ID) for seat in _SEATS)
 _BONUS: Final = tuple(tuple(Action("bonus", seat, cid) for cid in CARD_ID) for seat in _SEATS)
+_DUAL: Final = tuple(tuple(Action("dual_to_junk", seat, cid) for cid in CARD_ID) for seat in _SEATS)
 _GO: Final = tuple(Action("go", seat) for seat in _SEATS)
 _STOP: Final = tuple(Action("stop", seat) for seat in _SEATS)
+_SKIP: Final = tuple(Action("skip", seat) for seat in _SEATS)
+_BOMB: Final = tuple(tuple(Action("bomb", seat, month=m) for m in range(13)) for seat in _SEATS)
+_SHAKE: Final = tuple(tuple(Action("shake", seat, month=m) for m in range(13)) for seat in _SEATS)
+_CHONGTONG: Final = tuple(tuple(Action("chongtong", seat, month=m) for m in range(13)) for seat in _SEATS)
+#: a play naming the table card it takes (R-TWO-MATCH-CHOICE), by (seat, card, table card), with and without a shake
+_SAME_MONTH: Final = [(c, t) for c in range(len(CARD_ID)) for t in range(len(CARD_ID)) if c != t and MONTH[c] and MONTH[c] == MONTH[t]]
+_PLAY_TAKE: Final = {(seat, c, t): Action("play", seat, CARD_ID[c], CARD_ID[t]) for seat in _SEATS for c, t in _SAME_MONTH}
+_PLAY_TAKE_SHAKE: Final = {
+    (seat, c, t): Action("play", seat, CARD_ID[c], CARD_ID[t], None, True) for seat in _SEATS for c, t in _SAME_MONTH
+}
 
 #: which actions answer which decision, and the method that applies each (R-TURN)
 HANDLERS: Final = {
@@ -449,34 +461,32 @@ class Round:
             if must and not on:
                 continue
             if len(on) == 2 and at_play and month not in stacks and not equivalent(on[0], on[1]):
-                cid = CARD_ID[c]
                 for t in sorted(on):
-                    out.append(Action("play", seat, cid, CARD_ID[t]))
+                    out.append(_PLAY_TAKE[seat, c, t])
                     if shake_with_play and month in shakes:
-                        out.append(Action("play", seat, cid, CARD_ID[t], None, True))
+                        out.append(_PLAY_TAKE_SHAKE[seat, c, t])
             else:
                 out.append(plays[c])
                 if shake_with_play and month in shakes:
-                    out.append(Action("play", seat, CARD_ID[c], None, None, True))
+                    out.append(_PLAY_SHAKE[seat][c])
         if most >= 3 or (most == 2 and o.two_card_bomb != "off"):
-            out.extend(Action("bomb", seat, month=m) for m in self._bomb_months(seat, counts))
+            out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
-            out.append(Action("skip", seat))
+            out.append(_SKIP[seat])
         if shakes and o.shake_declaration == "any_own_turn_start":
-            out.extend(Action("shake", seat, month=m) for m in shakes)
+            out.extend(_SHAKE[seat][m] for m in shakes)
         if len(ordinary) != len(hand) and (self.stock or not ordinary):
             out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
         if most == 4 and o.hand_chongtong == "instant_win_or_continue":
-            out.extend(Action("chongtong", seat, month=m) for m in self._chongtong_months(seat))
+            out.extend(_CHONGTONG[seat][m] for m in self._chongtong_months(seat))
         if o.dual_role_mode == "owner_one_way_to_junk":
             out.extend(self._dual_actions(seat))
         return out
 
     def _forced_actions(self, seat: int, card: int) -> list[Action]:
         """R-BONUS-HAND (must_play_replacement): the replacement is this turn's hand card."""
-        cid = _CARDS[card].id
         if IS_BONUS[card]:
-            return [Action("bonus", seat, card=cid)]
+            return [_BONUS[seat][card]]
         on = self.table[MONTH[card]]
         if (
             len(on) == 2
@@ -484,8 +494,8 @@ class Round:
             and not equivalent(on[0], on[1])
             and self.o.two_match_choice_timing == "at_play"
         ):
-            return [Action("play", seat, card=cid, take=_CARDS[t].id) for t in sorted(on)]
-        return [Action("play", seat, card=cid)]
+            return [_PLAY_TAKE[seat, card, t] for t in sorted(on)]
+        return [_PLAY[seat][card]]
 
     def _chongtong_months(self, seat: int) -> list[int]:
         """R-CHONGTONG (instant_win_or_continue): months whose four cards the player holds."""
@@ -499,9 +509,7 @@ class Round:
     def _dual_actions(self, seat: int) -> list[Action]:
         if self.o.dual_role_mode != "owner_one_way_to_junk":
             return []
-        return [
-            Action("dual_to_junk", seat, card=_CARDS[c].id) for c in dual_cards_in(self.captured[seat], self.o) if c not in self.moved[seat]
-        ]
+        return [_DUAL[seat][c] for c in dual_cards_in(self.captured[seat], self.o) if c not in self.moved[seat]]
 
     # ------------------------------------------------------------------ actions
 
