@@ -280,14 +280,9 @@ class StdioEngine:
 
     def _request(self, cmd: str, payload: Json, timeout: float | None = None) -> Json:
         flight = self._flight
-        if not flight or flight[0].cmd != cmd or flight[0].payload != payload:
-            if flight:  # the caller left the plan while planned requests were out
-                self._plan = []
-                self.plans_dropped += 1
-                changing = [sent.cmd for sent in flight if sent.cmd not in _READ_ONLY]
-                if changing:  # the engine has moved on: nothing can be trusted
-                    raise RuntimeError(f"harness bug: {changing[0]} was sent ahead of the reply being checked, and {cmd} came instead")
-                self._drain()  # unneeded answers to questions with no effect
+        if flight and (flight[0].cmd != cmd or flight[0].payload != payload):
+            self._skip_to(cmd, payload)
+        if not flight:
             planned = self._next < len(self._plan) and self._plan[self._next] == (cmd, payload)
             self._push(cmd, payload)
             if planned:
@@ -306,6 +301,22 @@ class StdioEngine:
             raise
         self._fill()
         return reply
+
+    def _skip_to(self, cmd: str, payload: Json) -> None:
+        """The caller skipped planned requests that are out already (a query it no longer needs
+        after an unexpected reply): their answers are read and dropped, up to the request it
+        makes now if that one is out too, or else all of them (the plan goes on if the request
+        is the next planned one, and is dropped if not). Only questions with no effect can be
+        skipped: a change of state sent ahead and not wanted means the engine has moved on, and
+        nothing after it can be trusted."""
+        flight = self._flight
+        upto = next((k for k, sent in enumerate(flight) if sent.cmd == cmd and sent.payload == payload), len(flight))
+        changing = [flight[k].cmd for k in range(upto) if flight[k].cmd not in _READ_ONLY]
+        if changing:
+            raise RuntimeError(f"harness bug: {changing[0]} was sent ahead of the reply being checked, and {cmd} came instead")
+        for _ in range(upto):
+            sent = self._pop()
+            self._receive(sent.seq, sent.cmd, None)
 
     def _fill(self) -> None:
         """Send planned requests while the window has room (`pipeline` requests, FLIGHT_BYTES)."""

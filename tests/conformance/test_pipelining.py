@@ -59,20 +59,43 @@ def test_the_window_bounds_the_requests_in_flight(depth: int) -> None:
         engine.close()
 
 
+def test_skipped_queries_are_read_and_forgotten_and_the_plan_goes_on() -> None:
+    sc, rnd = _first_round()
+    ruleset = sc.ruleset_json()
+    act, then = rnd.steps[0].act, rnd.steps[1].act
+    plan = [
+        ("new_game", {"ruleset": ruleset, "deal": rnd.deal}),
+        ("legal", {}),
+        ("score", {}),
+        ("act", {"action": act}),
+        ("act", {"action": then}),
+    ]
+    for depth in (2, 4):  # the act not out yet, or out already
+        engine = StdioEngine(REFERENCE, pipeline=depth)
+        engine.start()
+        try:
+            engine.plan(plan)
+            assert "state" in engine.new_game(ruleset, rnd.deal)
+            reply = engine.act(act)  # not the legal reply: both queries are read and forgotten
+            assert "error" not in reply and "events" in reply
+            assert "error" not in engine.act(then)
+            assert engine.plans_dropped == 0 and engine.sent_ahead == {2: 3, 4: 4}[depth]  # the act went out ahead at depth 4
+        finally:
+            engine.close()
+
+
 def test_a_call_off_the_plan_drops_it_and_discards_read_only_replies() -> None:
     sc, rnd = _first_round()
     ruleset = sc.ruleset_json()
-    engine = StdioEngine(REFERENCE, pipeline=2)
+    engine = StdioEngine(REFERENCE, pipeline=1)
     engine.start()
     try:
-        plan = [("new_game", {"ruleset": ruleset, "deal": rnd.deal}), ("legal", {}), ("score", {}), ("act", {"action": rnd.steps[0].act})]
-        engine.plan(plan)
-        assert "state" in engine.new_game(ruleset, rnd.deal)  # legal, then score, go out (two in flight at most)
-        assert engine.sent_ahead == 2
-        reply = engine.act(rnd.steps[0].act)  # not the legal reply: both queries are read and forgotten
-        assert "error" not in reply and "events" in reply
-        assert engine.plans_dropped == 1 and engine.sent_ahead == 2
-        assert "scores" in engine.score()  # no longer planned: sent and answered in turn
+        engine.plan([("new_game", {"ruleset": ruleset, "deal": rnd.deal}), ("legal", {}), ("act", {"action": rnd.steps[0].act})])
+        assert "state" in engine.new_game(ruleset, rnd.deal)  # the legal query goes out
+        assert "scores" in engine.score()  # not planned: the legal reply is read and forgotten
+        assert engine.plans_dropped == 1 and engine.sent_ahead == 1
+        reply = engine.act(rnd.steps[0].act)  # no longer planned: sent and answered in turn
+        assert "error" not in reply and engine.sent_ahead == 1
     finally:
         engine.close()
 

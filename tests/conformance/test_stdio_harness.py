@@ -161,3 +161,42 @@ def test_a_reply_the_full_validator_accepts_is_accepted_whatever_the_fast_check_
         assert engine.start()["protocol"] == "1"
     finally:
         engine.close()
+
+
+REJECTING = """\
+schema_version: 1
+scenarios:
+  - id: harness-reject-then-play
+    title: "a rejection, then a capture (the fake engine rejects for the wrong reason)"
+    clauses: [R-MATCH]
+    ruleset: matgo-2p
+    deal:
+      hands: [[m11-bright, m01-junk-1], [m02-junk-1]]
+      table: [m11-junk-1]
+      stock: [m05-junk-1]
+    steps:
+      - act: {type: play, player: 0, card: m03-junk-1}
+        reject: card_not_in_hand
+      - act: {type: play, player: 0, card: m11-bright}
+        expect:
+          captured: [[m11-bright, m11-junk-1], []]
+"""
+
+
+@pytest.mark.parametrize("pipeline", [0, 1, 32])
+def test_a_wrong_rejection_code_fails_the_scenario_and_the_rest_of_it_runs(pipeline: int, tmp_path: Path) -> None:
+    """After a rejection with the wrong code the harness skips the legal query it had planned
+    (the state after an unexpected answer cannot be compared), with requests already out."""
+    root = tmp_path / "scenarios"
+    (root / "harness").mkdir(parents=True)
+    (root / "harness" / "r.yaml").write_text(REJECTING, encoding="utf-8")
+    [sc] = load_corpus(root)
+    engine = StdioEngine([sys.executable, str(FAKE), "wrong_rejection"], message_timeout=5.0, pipeline=pipeline)
+    try:
+        engine.start()
+        result = run_scenario(engine, sc)
+    finally:
+        engine.close()
+    assert result.outcome == "FAIL", result.text()
+    assert [(m.path, m.expected, m.actual) for m in result.mismatches] == [("rejection", "card_not_in_hand", "must_match")]
+    assert result.steps_run == 2

@@ -80,6 +80,8 @@ def main() -> int:
                 print(json.dumps({"seq": message["seq"], "events": "none"}), flush=True)
                 continue
         reply, stop = handle(engine, message)
+        if cmd == "act" and triggered and mode == "wrong_rejection" and "error" in reply:
+            reply["error"]["code"] = "must_match"  # rejects, but for the wrong reason
         if cmd == "score" and triggered and mode == "wrong_score":
             reply["scores"][0]["base"] += 1
         print(json.dumps(reply), flush=True)
