@@ -10,27 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import select
 import subprocess
 import threading
-import time
 from collections import deque
 from collections.abc import Sequence
-from typing import IO, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import jsonschema
 import orjson
 
 from conformance._engine import EngineError
+from conformance._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
 from reference_impl._spec import protocol_check, protocol_validator
 from reference_impl._yamlio import format_path
 
 Json = dict[str, Any]
 
-_EOF: Final = object()
-_OVERSIZE: Final = object()
-CHUNK: Final = 1 << 16
 #: lines of transcript kept when no caller takes them (a perft replay sends millions)
 TRANSCRIPT_LIMIT: Final = 20_000
 #: planned requests sent before their replies are read (`--pipeline`): enough for most rounds of
@@ -68,99 +63,6 @@ class _NoRoom(Exception):
     """A planned request does not fit in what may be in flight now; it waits for a reply."""
 
 
-class _LineReader:
-    """Lines from the engine's stdout, read in the calling thread with a deadline (select), so a
-    reply costs no thread hand-off; a line longer than `max_line` becomes one _OVERSIZE marker."""
-
-    def __init__(self, stream: IO[bytes], max_line: int) -> None:
-        self.fd = stream.fileno()
-        os.set_blocking(self.fd, False)
-        self.buf = bytearray()
-        self.max_line = max_line
-        self.skipping = False  # inside an oversize line, until its newline
-        self.eof = False
-
-    def read(self, timeout: float) -> object | None:
-        """The next line (bytes), _OVERSIZE, _EOF, or None when the deadline passes first."""
-        deadline = time.monotonic() + timeout
-        while True:
-            nl = self.buf.find(b"\n")
-            if nl >= 0:
-                line = bytes(self.buf[:nl])
-                del self.buf[: nl + 1]
-                if self.skipping:
-                    self.skipping = False
-                    continue
-                return line if len(line) <= self.max_line else _OVERSIZE
-            if len(self.buf) > self.max_line:
-                self.buf.clear()
-                if not self.skipping:
-                    self.skipping = True
-                    return _OVERSIZE
-            if self.eof:
-                return _EOF
-            try:  # a reply sent ahead is often there already: read first, wait only when it is not
-                chunk = os.read(self.fd, CHUNK)
-            except BlockingIOError:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return None
-                ready, _, _ = select.select([self.fd], [], [], remaining)
-                if not ready:
-                    return None
-                continue
-            except OSError:
-                chunk = b""
-            if chunk and not self.buf and not self.skipping and chunk.find(b"\n") == len(chunk) - 1:
-                # the usual case: the chunk is exactly one whole reply
-                return chunk[:-1] if len(chunk) <= self.max_line else _OVERSIZE
-            if not chunk:
-                self.eof = True
-                if self.buf and not self.skipping:
-                    line, self.buf = bytes(self.buf), bytearray()
-                    return line
-                return _EOF
-            self.buf += chunk
-
-
-class _Stderr:
-    """Keeps the first and the last part of an engine's stderr, however much it prints."""
-
-    def __init__(self, limit: int) -> None:
-        self.head = bytearray()
-        self.tail: deque[bytes] = deque()
-        self.tail_size = 0
-        self.dropped = 0
-        self.limit = limit
-        self.lock = threading.Lock()
-
-    def drain(self, stream: IO[bytes]) -> None:
-        while True:
-            try:
-                chunk = os.read(stream.fileno(), CHUNK)
-            except (OSError, ValueError):
-                return
-            if not chunk:
-                return
-            with self.lock:
-                room = self.limit // 2 - len(self.head)
-                if room > 0:
-                    self.head += chunk[:room]
-                    chunk = chunk[room:]
-                if chunk:
-                    self.tail.append(chunk)
-                    self.tail_size += len(chunk)
-                    while self.tail_size > self.limit // 2 and len(self.tail) > 1:
-                        gone = self.tail.popleft()
-                        self.tail_size -= len(gone)
-                        self.dropped += len(gone)
-
-    def text(self) -> str:
-        with self.lock:
-            middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
-            return bytes(self.head).decode("utf-8", "replace") + middle + b"".join(self.tail).decode("utf-8", "replace")
-
-
 class StdioEngine:
     """An engine process speaking the protocol on stdin/stdout. Never run through a shell."""
 
@@ -185,8 +87,8 @@ class StdioEngine:
             raise ValueError(f"pipeline: expected 0 or more requests in flight, got {pipeline}")
         self.pipeline = pipeline
         self.proc: subprocess.Popen[bytes] | None = None
-        self.reader: _LineReader | None = None
-        self.stderr = _Stderr(stderr_limit)
+        self.reader: LineReader | None = None
+        self.stderr = StderrBuffer(stderr_limit)
         self.seq = 0
         self.transcript: list[tuple[str, str]] = []
         self.hello_reply: Json | None = None
@@ -204,7 +106,7 @@ class StdioEngine:
     def start(self) -> Json:
         """Start the process and shake hands; the hello reply says what the engine supports."""
         self.close()
-        self.stderr = _Stderr(self.stderr_limit)
+        self.stderr = StderrBuffer(self.stderr_limit)
         self.transcript = []
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
@@ -212,7 +114,7 @@ class StdioEngine:
             raise EngineError("crash", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         self.starts += 1
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        self.reader = _LineReader(self.proc.stdout, self.max_line)
+        self.reader = LineReader(self.proc.stdout, self.max_line)
         threading.Thread(target=self.stderr.drain, args=(self.proc.stderr,), daemon=True).start()
         self.hello_reply = self._request("hello", {"protocol": "1", "suite_version": _suite_version()}, self.startup_timeout)
         return self.hello_reply
@@ -370,9 +272,9 @@ class StdioEngine:
         item = self.reader.read(limit)
         if item is None:
             raise EngineError("timeout", f"no reply to {cmd} (seq {seq}) within {limit:g}s")
-        if item is _EOF:
+        if item is EOF:
             raise EngineError("crash", f"the engine exited while answering {cmd} (exit code {self._exit_code()})")
-        if item is _OVERSIZE:
+        if item is OVERSIZE:
             self.transcript.append(("<", f"[a line longer than {self.max_line} bytes]"))
             raise EngineError("protocol", f"the reply to {cmd} is a line longer than {self.max_line} bytes")
         assert isinstance(item, bytes)

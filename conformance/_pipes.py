@@ -1,0 +1,109 @@
+"""The engine process's pipes, read so that nothing the engine does can stall or flood the
+harness: stdout as lines with a deadline and a length limit (LineReader), stderr drained
+continuously into a bounded buffer that keeps its first and last part (StderrBuffer)."""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+from collections import deque
+from typing import IO, Final
+
+EOF: Final = object()
+OVERSIZE: Final = object()
+CHUNK: Final = 1 << 16
+
+
+class LineReader:
+    """Lines from the engine's stdout, read in the calling thread with a deadline (select), so a
+    reply costs no thread hand-off; a line longer than `max_line` becomes one OVERSIZE marker."""
+
+    def __init__(self, stream: IO[bytes], max_line: int) -> None:
+        self.fd = stream.fileno()
+        os.set_blocking(self.fd, False)
+        self.buf = bytearray()
+        self.max_line = max_line
+        self.skipping = False  # inside an oversize line, until its newline
+        self.eof = False
+
+    def read(self, timeout: float) -> object | None:
+        """The next line (bytes), OVERSIZE, EOF, or None when the deadline passes first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            nl = self.buf.find(b"\n")
+            if nl >= 0:
+                line = bytes(self.buf[:nl])
+                del self.buf[: nl + 1]
+                if self.skipping:
+                    self.skipping = False
+                    continue
+                return line if len(line) <= self.max_line else OVERSIZE
+            if len(self.buf) > self.max_line:
+                self.buf.clear()
+                if not self.skipping:
+                    self.skipping = True
+                    return OVERSIZE
+            if self.eof:
+                return EOF
+            try:  # a reply sent ahead is often there already: read first, wait only when it is not
+                chunk = os.read(self.fd, CHUNK)
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                ready, _, _ = select.select([self.fd], [], [], remaining)
+                if not ready:
+                    return None
+                continue
+            except OSError:
+                chunk = b""
+            if chunk and not self.buf and not self.skipping and chunk.find(b"\n") == len(chunk) - 1:
+                # the usual case: the chunk is exactly one whole reply
+                return chunk[:-1] if len(chunk) <= self.max_line else OVERSIZE
+            if not chunk:
+                self.eof = True
+                if self.buf and not self.skipping:
+                    line, self.buf = bytes(self.buf), bytearray()
+                    return line
+                return EOF
+            self.buf += chunk
+
+
+class StderrBuffer:
+    """Keeps the first and the last part of an engine's stderr, however much it prints."""
+
+    def __init__(self, limit: int) -> None:
+        self.head = bytearray()
+        self.tail: deque[bytes] = deque()
+        self.tail_size = 0
+        self.dropped = 0
+        self.limit = limit
+        self.lock = threading.Lock()
+
+    def drain(self, stream: IO[bytes]) -> None:
+        while True:
+            try:
+                chunk = os.read(stream.fileno(), CHUNK)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            with self.lock:
+                room = self.limit // 2 - len(self.head)
+                if room > 0:
+                    self.head += chunk[:room]
+                    chunk = chunk[room:]
+                if chunk:
+                    self.tail.append(chunk)
+                    self.tail_size += len(chunk)
+                    while self.tail_size > self.limit // 2 and len(self.tail) > 1:
+                        gone = self.tail.popleft()
+                        self.tail_size -= len(gone)
+                        self.dropped += len(gone)
+
+    def text(self) -> str:
+        with self.lock:
+            middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
+            return bytes(self.head).decode("utf-8", "replace") + middle + b"".join(self.tail).decode("utf-8", "replace")
