@@ -35,7 +35,9 @@ from pathlib import Path
 import orjson
 from _common import BUILD, line
 
-from conformance import ReferenceEngine, load_corpus, run_scenario
+from conformance import ReferenceEngine, load_corpus
+from conformance._engine import Engine
+from conformance._harness import Record, _one
 from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
 
@@ -47,9 +49,10 @@ ECHO_MESSAGES = 5000
 def in_process(corpus: list[Scenario]) -> float:
     engine = ReferenceEngine()
     start = time.perf_counter()
-    for sc in corpus:
-        run_scenario(engine, sc)
-    return len(corpus) / (time.perf_counter() - start)
+    records = run_corpus(engine, corpus)
+    seconds = time.perf_counter() - start
+    _all_passed(records, "in process")
+    return len(corpus) / seconds
 
 
 def over_stdio(argv: list[str], corpus: list[Scenario]) -> tuple[float, int, list[tuple[str, str]]]:
@@ -60,17 +63,31 @@ def over_stdio(argv: list[str], corpus: list[Scenario]) -> tuple[float, int, lis
         transcript = engine.take_transcript()
         first = engine.seq
         start = time.perf_counter()
-        for sc in corpus:
-            result = run_scenario(engine, sc)
-            transcript += engine.take_transcript()
-            if result.outcome != "PASS":
-                sys.exit(f"{argv[-1]}: {result.text()}")
+        records = run_corpus(engine, corpus)
         seconds = time.perf_counter() - start
+        _all_passed(records, argv[-1])
         if argv is REFERENCE:
             ENGINE_PEAK_MB.append(_peak_rss_mb(engine))
+        transcript += [line for record in records for line in record.engine_transcript]
         return len(corpus) / seconds, engine.seq - first, transcript
     finally:
         engine.close()
+
+
+def run_corpus(engine: Engine, corpus: list[Scenario]) -> list[Record]:
+    """The corpus as `gostop-conformance run` runs it on one engine (conformance._harness._one:
+    each scenario's rounds pipelined, and the next scenario's sent ahead), without the thread
+    pool, so that the engine stays open to be measured."""
+    hello = engine.hello()
+    return [_one(engine, sc, hello, {}, False, corpus[i + 1] if i + 1 < len(corpus) else None) for i, sc in enumerate(corpus)]
+
+
+def _all_passed(records: list[Record], label: str) -> None:
+    failed = [r for r in records if r.outcome != "PASS"]
+    if failed:
+        sys.exit(
+            f"{label}: {failed[0].scenario.id} {failed[0].outcome}: {failed[0].result.text() if failed[0].result else failed[0].reason}"
+        )
 
 
 ENGINE_PEAK_MB: list[float] = []

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance._compare import Mismatch
-from conformance._engine import Engine, EngineError, ReferenceEngine
-from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, unsupported_reason
+from conformance._engine import Engine, EngineError, ReferenceEngine, expect, expected
+from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, scenario_plan, unsupported_reason
 from conformance._scenarios import Scenario
 from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
 from reference_impl import InputError, load_ruleset
@@ -193,19 +193,27 @@ def run(
     done = 0
     next_index = 0
 
+    def claim() -> int | None:
+        nonlocal next_index
+        with lock:
+            if next_index >= len(scenarios):
+                return None
+            next_index += 1
+            return next_index - 1
+
     def worker(engine: Engine) -> None:
-        nonlocal done, next_index
-        while not stop.is_set():
-            with lock:
-                if next_index >= len(scenarios):
-                    return
-                i = next_index
-                next_index += 1
-            records[i] = _one(engine, scenarios[i], hello, ledger, check_determinism)
+        nonlocal done
+        mine = claim()
+        while mine is not None and not stop.is_set():
+            upcoming = claim()  # claimed now, so that its rounds go out to this engine while this scenario is checked
+            records[mine] = _one(
+                engine, scenarios[mine], hello, ledger, check_determinism, None if upcoming is None else scenarios[upcoming]
+            )
             with lock:
                 done += 1
                 if progress:
                     progress(done, len(scenarios))
+            mine = upcoming
 
     pool = ThreadPoolExecutor(max_workers=len(engines))
     try:
@@ -241,7 +249,16 @@ def _replayed(engine: Engine, sc: Scenario, result: Result) -> Result:
     return Result(sc.id, "FAIL", (problem,), None, result.steps_run, result.transcript)
 
 
-def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailure], check_determinism: bool = False) -> Record:
+def _one(
+    engine: Engine,
+    sc: Scenario,
+    hello: Json,
+    ledger: dict[str, KnownFailure],
+    check_determinism: bool = False,
+    upcoming: Scenario | None = None,
+) -> Record:
+    """Run one scenario; an engine that takes requests early is told of its rounds (unless it
+    knows of them already) and of those of the scenario it runs next."""
     reason = unsupported_reason(sc, hello)
     if reason is not None:
         return Record(sc, UNSUPPORTED, reason=reason)
@@ -250,9 +267,17 @@ def _one(engine: Engine, sc: Scenario, hello: Json, ledger: dict[str, KnownFailu
             if not engine.alive():
                 engine.start()
             engine.take_transcript()  # what came before belongs to other scenarios
+        if not expected(engine):  # the first scenario, or the first after a restart
+            expect(engine, scenario_plan(sc))
+        ahead = scenario_plan(upcoming) if upcoming is not None and unsupported_reason(upcoming, hello) is None else []
+        if not check_determinism:
+            expect(engine, ahead)
         result = run_scenario(engine, sc)
-        if check_determinism and result.outcome == PASS:
-            result = _replayed(engine, sc, result)
+        if check_determinism:  # the same scenario again, and nothing of another between the two
+            if result.outcome == PASS:
+                expect(engine, scenario_plan(sc))
+                result = _replayed(engine, sc, result)
+            expect(engine, ahead)
     except EngineError as exc:  # the restart itself failed
         result = Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, "PROTOCOL"), error=exc.message)
     record = Record(sc, result.outcome, result)

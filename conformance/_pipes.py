@@ -24,6 +24,7 @@ class LineReader:
         self.fd = stream.fileno()
         os.set_blocking(self.fd, False)
         self.buf = bytearray()
+        self.pos = 0  # where the unread part of buf starts: lines are taken without moving the rest
         self.max_line = max_line
         self.skipping = False  # inside an oversize line, until its newline
         self.eof = False
@@ -32,14 +33,22 @@ class LineReader:
         """The next line (bytes), OVERSIZE, EOF, or None when the deadline passes first."""
         deadline = time.monotonic() + timeout
         while True:
-            nl = self.buf.find(b"\n")
+            nl = self.buf.find(b"\n", self.pos)
             if nl >= 0:
-                line = bytes(self.buf[:nl])
-                del self.buf[: nl + 1]
+                # a chunk holds many replies when requests went out ahead: deleting each line from
+                # the front would move the rest of the buffer every time
+                line = bytes(self.buf[self.pos : nl])
+                self.pos = nl + 1
+                if self.pos == len(self.buf):
+                    self.buf.clear()
+                    self.pos = 0
                 if self.skipping:
                     self.skipping = False
                     continue
                 return line if len(line) <= self.max_line else OVERSIZE
+            if self.pos:  # only an unfinished line is left: keep just that
+                del self.buf[: self.pos]
+                self.pos = 0
             if len(self.buf) > self.max_line:
                 self.buf.clear()
                 if not self.skipping:

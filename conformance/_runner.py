@@ -148,6 +148,12 @@ def _run_round(
         return None, final if final.get("settlement") is not None else None
 
 
+def scenario_plan(sc: Scenario) -> list[list[tuple[str, Json]]]:
+    """round_plan for every round of `sc`, in order (what a stdio engine is told to expect)."""
+    ruleset = sc.ruleset_json()
+    return [round_plan(ruleset, rnd) for rnd in sc.rounds]
+
+
 def round_plan(ruleset: Json, rnd: RoundSpec) -> list[tuple[str, Json]]:
     """The requests _run_round makes when every reply is as the scenario expects, in order: a
     stdio engine gets each one while the harness still checks the reply before it."""

@@ -1,9 +1,13 @@
 """The stdio client: any engine, in any language, driven through the JSON Lines protocol.
 
 The harness must never be brought down by the engine it tests: every reply is awaited with a
-timeout, read by a thread with a line-length limit, decoded, parsed, checked for its `seq` and
-validated against spec/protocol/; stderr is drained continuously into a bounded buffer. Every
-failure becomes an `EngineError` of kind `crash`, `timeout`, `protocol` or `error`.
+timeout and a line-length limit (conformance/_pipes.py), decoded, parsed, checked for its `seq`
+and validated against spec/protocol/; stderr is drained continuously into a bounded buffer.
+Every failure becomes an `EngineError` of kind `crash`, `timeout`, `protocol` or `error`.
+
+Requests are pipelined: the caller says which requests a round will make (`plan`) and which
+rounds come after it (`expect`), and they go out ahead of the replies it is still checking, so
+the engine works while the harness checks; see StdioEngine.plan.
 """
 
 from __future__ import annotations
@@ -51,12 +55,28 @@ def _reply_ok(cmd: str, reply: Json) -> bool:
 
 
 class _Sent(NamedTuple):
-    """A request written to the engine whose reply has not been read yet."""
+    """A request written to the engine whose reply has not been read yet; `plan` is the serial of
+    the round plan it belongs to (0: none)."""
 
     cmd: str
     payload: Json
     seq: int
     size: int
+    text: str
+    plan: int
+
+
+class _Plan:
+    """The requests of one round, in the order the caller makes them when every reply is as
+    expected; how many of them are out; whether the caller has left it (a call off the plan)."""
+
+    __slots__ = ("left", "requests", "sent", "serial")
+
+    def __init__(self, requests: list[tuple[str, Json]], serial: int) -> None:
+        self.requests = requests
+        self.serial = serial
+        self.sent = 0
+        self.left = False
 
 
 class _NoRoom(Exception):
@@ -93,13 +113,15 @@ class StdioEngine:
         self.transcript: list[tuple[str, str]] = []
         self.hello_reply: Json | None = None
         self.starts = 0
-        self._plan: list[tuple[str, Json]] = []
-        self._next = 0  # the first planned request not yet sent
+        self._plans: deque[_Plan] = deque()  # the round in progress (when _active) first, then the rounds expected after it
+        self._active = False
+        self._serials = 0
         self._flight: deque[_Sent] = deque()  # requests sent whose replies are unread, oldest first
         self._flight_bytes = 0
         self.sent_ahead = 0  # requests sent before the caller asked for them
         self.most_in_flight = 0  # the most requests ever unanswered at once
         self.plans_dropped = 0  # calls that left a plan (each costs the rest of its round the overlap)
+        self.rounds_sent_ahead = 0  # rounds whose requests had started to go out before the round began
 
     # -------------------------------------------------------------- process
 
@@ -128,7 +150,8 @@ class StdioEngine:
         return self.proc is not None and self.proc.poll() is None
 
     def close(self) -> None:
-        self._plan, self._flight, self._flight_bytes = [], deque(), 0  # a new process has nothing in flight
+        # a new process has nothing in flight, and no round in progress
+        self._plans, self._active, self._flight, self._flight_bytes = deque(), False, deque(), 0
         proc = self.proc
         if proc is None:
             return
@@ -158,22 +181,65 @@ class StdioEngine:
     # -------------------------------------------------------------- requests
 
     def plan(self, requests: Sequence[tuple[str, Json]]) -> None:
-        """The requests the caller expects to make next, in order (a scenario's round, as it runs
-        when every reply is as expected). Up to `pipeline` of them are sent before their replies
-        are read, so the engine works through them while the caller checks the replies before:
-        a round costs one wait for the engine instead of one per message. A call that differs
-        from the plan drops the rest of it; `plan(())` drops it and reads (and forgets) the
-        replies still in flight."""
-        self._plan, self._next = list(requests), 0
+        """Begin a round: the requests the caller will make, in order, when every reply is as
+        expected (a scenario's round); `plan(())` ends it. Up to `pipeline` requests (and
+        FLIGHT_BYTES) are out before their replies are read, so the engine works through them
+        while the caller checks the replies before; once a round's requests are all out, those
+        of the rounds expected after it (`expect`) follow, so that a run costs one wait for the
+        engine at its start, not one per message or per round.
+
+        A call that skips planned queries reads and drops their replies; any other call off the
+        plan stops the sending ahead until the round ends. The end of a round reads and drops
+        what is still in flight of it (a round stopped early by a failure). A round that was
+        not expected (the first, or one run again) starts afresh: what is in flight is read and
+        dropped, and the expected rounds go out again after it."""
         try:
-            self._drain()
+            self._end()
+            if requests:
+                self._begin(list(requests))
         except EngineError:  # the caller has stopped listening: restart before the next game
             self.close()
 
-    def _drain(self) -> None:
-        while self._flight:
-            sent = self._pop()
-            self._receive(sent.seq, sent.cmd, None)
+    def expect(self, rounds: Sequence[Sequence[tuple[str, Json]]]) -> None:
+        """Rounds that will run, in this order, after those already planned or expected (each
+        begins with new_game, so that sending one early, or again, changes nothing)."""
+        for requests in rounds:
+            self._serials += 1
+            self._plans.append(_Plan(list(requests), self._serials))
+        self._fill()
+
+    @property
+    def expected(self) -> int:
+        """How many rounds are expected after the one in progress."""
+        return len(self._plans) - (1 if self._active else 0)
+
+    def _begin(self, requests: list[tuple[str, Json]]) -> None:
+        plans = self._plans
+        found = next((k for k, p in enumerate(plans) if p.requests == requests), None)
+        if found is None:
+            self._drain(0)
+            for p in plans:  # the engine has seen them before this round: they go out again after it
+                p.sent, p.left = 0, False
+            self._serials += 1
+            plans.appendleft(_Plan(requests, self._serials))
+        else:
+            for _ in range(found):  # expected rounds that did not run
+                self._drain(plans.popleft().serial)
+            if plans[0].sent:
+                self.rounds_sent_ahead += 1
+        self._active = True
+        self._fill()
+
+    def _end(self) -> None:
+        if self._active:
+            self._active = False
+            self._drain(self._plans.popleft().serial)
+
+    def _drain(self, serial: int) -> None:
+        """Read and drop the replies in flight of round plan `serial` and of no plan (0: all)."""
+        flight = self._flight
+        while flight and (serial == 0 or flight[0].plan in (serial, 0)):
+            self._receive(self._pop(), None)
 
     def _pop(self) -> _Sent:
         sent = self._flight.popleft()
@@ -182,20 +248,14 @@ class StdioEngine:
 
     def _request(self, cmd: str, payload: Json, timeout: float | None = None) -> Json:
         flight = self._flight
-        if flight and (flight[0].cmd != cmd or flight[0].payload != payload):
+        if flight and (not self._active or flight[0].cmd != cmd or flight[0].payload != payload):
             self._skip_to(cmd, payload)
         if not flight:
-            planned = self._next < len(self._plan) and self._plan[self._next] == (cmd, payload)
-            self._push(cmd, payload)
-            if planned:
-                self._next += 1
-            elif self._next < len(self._plan):
-                self._plan = []
-                self.plans_dropped += 1
+            self._call(cmd, payload)
         self._fill()
         sent = self._pop()
         try:
-            reply = self._receive(sent.seq, cmd, timeout)
+            reply = self._receive(sent, timeout)
         except EngineError:
             # out of step with the engine: the replies in flight can no longer be matched to their
             # requests, and waiting for each would only add timeouts; a restart comes next anyway
@@ -204,47 +264,75 @@ class StdioEngine:
         self._fill()
         return reply
 
+    def _call(self, cmd: str, payload: Json) -> None:
+        """Send the caller's request, nothing being in flight: the next planned one, or one off the plan."""
+        current = self._plans[0] if self._active else None
+        if current is not None and not current.left and current.sent < len(current.requests):
+            if current.requests[current.sent] == (cmd, payload):
+                self._push(cmd, payload, current.serial)
+                current.sent += 1
+                return
+            self.plans_dropped += 1
+        if current is not None:
+            current.left = True
+        else:  # no round in progress: rounds expected later go out after this request
+            for p in self._plans:
+                p.sent = 0
+        self._push(cmd, payload, current.serial if current is not None else 0)
+
     def _skip_to(self, cmd: str, payload: Json) -> None:
-        """The caller skipped planned requests that are out already (a query it no longer needs
-        after an unexpected reply): their answers are read and dropped, up to the request it
-        makes now if that one is out too, or else all of them (the plan goes on if the request
-        is the next planned one, and is dropped if not). Only questions with no effect can be
+        """The caller skipped requests that are out already (a query it no longer needs after an
+        unexpected reply): their answers are read and dropped, up to the request it makes now if
+        that one is out too, or else all of the round's. Only questions with no effect can be
         skipped: a change of state sent ahead and not wanted means the engine has moved on, and
-        nothing after it can be trusted."""
+        nothing after it can be trusted. Between rounds, rounds sent ahead are read and dropped,
+        to go out again after this request."""
         flight = self._flight
-        upto = next((k for k, sent in enumerate(flight) if sent.cmd == cmd and sent.payload == payload), len(flight))
+        if not self._active:  # only rounds sent ahead are out, and a round is consumed only once planned
+            self._drain(0)
+            return
+        serial = self._plans[0].serial
+        own = next((k for k, sent in enumerate(flight) if sent.plan not in (serial, 0)), len(flight))
+        upto = next((k for k in range(own) if flight[k].cmd == cmd and flight[k].payload == payload), own)
         changing = [flight[k].cmd for k in range(upto) if flight[k].cmd not in _READ_ONLY]
-        if changing:
-            raise RuntimeError(f"harness bug: {changing[0]} was sent ahead of the reply being checked, and {cmd} came instead")
+        if changing or (upto == own < len(flight)):
+            what = changing[0] if changing else "the next round"
+            raise RuntimeError(f"harness bug: {what} was sent ahead of the reply being checked, and {cmd} came instead")
         for _ in range(upto):
-            sent = self._pop()
-            self._receive(sent.seq, sent.cmd, None)
+            self._receive(self._pop(), None)
 
     def _fill(self) -> None:
-        """Send planned requests while the window has room (`pipeline` requests, FLIGHT_BYTES)."""
-        plan = self._plan
-        while self._next < len(plan) and len(self._flight) < self.pipeline:
-            cmd, payload = plan[self._next]
-            try:
-                self._push(cmd, payload, room=FLIGHT_BYTES - self._flight_bytes)
-            except _NoRoom:
-                return
-            except EngineError:  # the replies in flight are still good: the next call meets the failure
-                self._plan = []
-                return
-            self._next += 1
-            self.sent_ahead += 1
-
-    def _push(self, cmd: str, payload: Json, room: int | None = None) -> None:
-        seq, size = self._send(cmd, payload, room)
+        """Send planned requests, round after round, while the window has room (`pipeline`
+        requests, FLIGHT_BYTES); nothing past a round the caller has left."""
         flight = self._flight
-        flight.append(_Sent(cmd, payload, seq, size))
-        self._flight_bytes += size
+        for p in self._plans:
+            if p.left:
+                return
+            while p.sent < len(p.requests):
+                if len(flight) >= self.pipeline:
+                    return
+                cmd, payload = p.requests[p.sent]
+                try:
+                    self._push(cmd, payload, p.serial, room=FLIGHT_BYTES - self._flight_bytes)
+                except _NoRoom:
+                    return
+                except EngineError:  # the replies in flight are still good: the next call meets the failure
+                    for q in self._plans:
+                        q.left = True
+                    return
+                p.sent += 1
+                self.sent_ahead += 1
+
+    def _push(self, cmd: str, payload: Json, plan: int, room: int | None = None) -> None:
+        seq, data = self._send(cmd, payload, room)
+        flight = self._flight
+        flight.append(_Sent(cmd, payload, seq, len(data), data[:-1].decode("utf-8"), plan))
+        self._flight_bytes += len(data)
         self.most_in_flight = max(self.most_in_flight, len(flight))
 
-    def _send(self, cmd: str, payload: Json, room: int | None = None) -> tuple[int, int]:
-        """Write one request: its seq and size. With `room`, a request larger than that is not
-        sent (_NoRoom)."""
+    def _send(self, cmd: str, payload: Json, room: int | None = None) -> tuple[int, bytes]:
+        """Write one request: its seq and its line. With `room`, a request larger than that is
+        not sent (_NoRoom)."""
         proc = self.proc
         # no poll() here (a system call per message): a dead engine shows as a broken pipe or EOF
         if proc is None or proc.returncode is not None:
@@ -255,19 +343,22 @@ class StdioEngine:
         if room is not None and len(data) > room:
             raise _NoRoom
         self.seq = seq
-        if len(self.transcript) >= TRANSCRIPT_LIMIT:  # nobody takes it (fuzz, perft): keep the recent part
-            del self.transcript[: TRANSCRIPT_LIMIT // 2]
-        self.transcript.append((">", data[:-1].decode("utf-8")))
         try:
             assert proc.stdin is not None
             proc.stdin.write(data)  # unbuffered: one system call, nothing to flush
         except (BrokenPipeError, OSError, ValueError):
             raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self._exit_code()})") from None
-        return seq, len(data)
+        return seq, data
 
-    def _receive(self, seq: int, cmd: str, timeout: float | None) -> Json:
-        """Read, decode and check the reply to request `seq` (the oldest one unanswered)."""
+    def _receive(self, sent: _Sent, timeout: float | None) -> Json:
+        """Read, decode and check the reply to `sent` (the oldest request unanswered). The
+        transcript takes the request and its reply together, when the reply is read: each
+        scenario's transcript holds its own exchanges, whatever went out ahead."""
+        cmd, seq = sent.cmd, sent.seq
         limit = self.message_timeout if timeout is None else timeout
+        if len(self.transcript) >= TRANSCRIPT_LIMIT:  # nobody takes it (fuzz, perft): keep the recent part
+            del self.transcript[: TRANSCRIPT_LIMIT // 2]
+        self.transcript.append((">", sent.text))
         assert self.reader is not None
         item = self.reader.read(limit)
         if item is None:

@@ -33,14 +33,14 @@ def _first_round():
 
 def test_every_round_of_the_corpus_follows_its_plan(engine: StdioEngine) -> None:
     """round_plan mirrors the runner: over the whole corpus no call leaves its plan, every
-    request but each round's new_game goes out ahead, and rounds go out many requests at once."""
+    request goes out ahead of the call for it (a round's, as soon as it is planned), and rounds
+    go out many requests at once."""
     corpus = load_corpus()
     results = [run_scenario(engine, sc) for sc in corpus]
     assert [r.text() for r in results if r.outcome != "PASS"] == []
     assert engine.plans_dropped == 0
-    rounds = sum(len(sc.rounds) for sc in corpus)
     messages = sum(len(r.transcript) for r in results)
-    assert engine.sent_ahead == messages - rounds
+    assert engine.sent_ahead == messages
     longest = max(len(round_plan(sc.ruleset_json(), rnd)) for sc in corpus for rnd in sc.rounds)
     assert engine.most_in_flight == min(longest, engine.pipeline)
 
@@ -79,7 +79,7 @@ def test_skipped_queries_are_read_and_forgotten_and_the_plan_goes_on() -> None:
             reply = engine.act(act)  # not the legal reply: both queries are read and forgotten
             assert "error" not in reply and "events" in reply
             assert "error" not in engine.act(then)
-            assert engine.plans_dropped == 0 and engine.sent_ahead == {2: 3, 4: 4}[depth]  # the act went out ahead at depth 4
+            assert engine.plans_dropped == 0 and engine.sent_ahead == {2: 4, 4: 5}[depth]  # the first act went out ahead at depth 4
         finally:
             engine.close()
 
@@ -91,11 +91,11 @@ def test_a_call_off_the_plan_drops_it_and_discards_read_only_replies() -> None:
     engine.start()
     try:
         engine.plan([("new_game", {"ruleset": ruleset, "deal": rnd.deal}), ("legal", {}), ("act", {"action": rnd.steps[0].act})])
-        assert "state" in engine.new_game(ruleset, rnd.deal)  # the legal query goes out
+        assert "state" in engine.new_game(ruleset, rnd.deal)  # new_game went out when planned, then the legal query
         assert "scores" in engine.score()  # not planned: the legal reply is read and forgotten
-        assert engine.plans_dropped == 1 and engine.sent_ahead == 1
+        assert engine.plans_dropped == 1 and engine.sent_ahead == 2
         reply = engine.act(rnd.steps[0].act)  # no longer planned: sent and answered in turn
-        assert "error" not in reply and engine.sent_ahead == 1
+        assert "error" not in reply and engine.sent_ahead == 2
     finally:
         engine.close()
 
@@ -115,7 +115,7 @@ def test_plan_reads_what_is_in_flight_and_starts_afresh(engine: StdioEngine) -> 
     plan = round_plan(ruleset, rnd)
     engine.plan(plan)
     engine.new_game(ruleset, rnd.deal)
-    assert engine.sent_ahead == len(plan) - 1  # the whole round is out
+    assert engine.sent_ahead == len(plan)  # the whole round is out
     engine.plan(())  # the round stops early: the acts in flight are answered and their replies dropped
     seq = engine.seq
     assert "scores" in engine.score()
@@ -227,3 +227,27 @@ def test_requests_in_flight_stay_below_the_byte_limit(engine: StdioEngine) -> No
     for _ in range(30):
         assert "state" in engine.new_game(ruleset, rnd.deal)
     assert 1 < engine.most_in_flight <= max(1, FLIGHT_BYTES // size) + 1
+
+
+def test_a_run_sends_each_round_ahead_and_each_record_keeps_its_own_exchanges() -> None:
+    """The harness tells the engine of the rounds it runs next: each round's requests are out
+    before it begins, and each scenario's transcript still holds exactly its own requests."""
+    from conformance._harness import run
+
+    corpus = [sc for sc in load_corpus() if sc.area in ("capture", "match")]
+    engines: list[StdioEngine] = []
+
+    def factory() -> StdioEngine:
+        engines.append(StdioEngine(REFERENCE))
+        return engines[-1]
+
+    report = run(corpus, factory)
+    [engine] = engines
+    assert {r.outcome for r in report.records} == {"PASS"}
+    assert engine.plans_dropped == 0
+    assert engine.rounds_sent_ahead == sum(len(sc.rounds) for sc in corpus)
+    for record in report.records:
+        sent = [line for direction, line in record.engine_transcript if direction == ">"]
+        games = [line for line in sent if '"cmd":"new_game"' in line]
+        assert len(games) == len(record.scenario.rounds), record.scenario.id
+        assert len(sent) == sum(len(round_plan(record.scenario.ruleset_json(), rnd)) for rnd in record.scenario.rounds)

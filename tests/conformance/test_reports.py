@@ -140,6 +140,17 @@ def test_any_pipeline_depth_gives_the_same_report(root: Path, tmp_path: Path, ca
         assert cli("--scenarios", str(root), "--engine", engine, "--pipeline", depth, "--report-dir", str(tmp_path / depth)) == 0
     assert (tmp_path / "0" / "report.jsonl").read_bytes() == (tmp_path / "1" / "report.jsonl").read_bytes()
     assert (tmp_path / "0" / "report.jsonl").read_bytes() == (tmp_path / "32" / "report.jsonl").read_bytes()
+    wrong = f"{sys.executable} {FAKE} one_rule_wrong"  # a failure in the middle of what went out ahead
+    for depth in ("0", "32"):
+        assert cli("--scenarios", str(root), "--engine", wrong, "--pipeline", depth, "--report-dir", str(tmp_path / f"w{depth}")) == 1
+    assert (tmp_path / "w0" / "report.jsonl").read_bytes() == (tmp_path / "w32" / "report.jsonl").read_bytes()
+    # and the reproducer's transcript is the same exchange, whatever went out ahead
+    failing = sorted(p.name for p in (tmp_path / "w0" / "repro").iterdir())
+    assert failing == ["harness-jjok"]
+    for name in ("transcript.jsonl", "scenario.yaml"):
+        assert (tmp_path / "w0" / "repro" / "harness-jjok" / name).read_bytes() == (
+            tmp_path / "w32" / "repro" / "harness-jjok" / name
+        ).read_bytes()
     capsys.readouterr()
     assert cli("--scenarios", str(root), "--engine", engine, "--pipeline", "-1", "--no-reports") == 2
     assert "--pipeline: expected 0 or more requests in flight, got -1" in capsys.readouterr().err
