@@ -53,18 +53,5 @@ def planned(engine: Engine, requests: Sequence[tuple[str, Json]]) -> Iterator[No
         plan(())
 
 
-def expect(engine: Engine, rounds: Sequence[Sequence[tuple[str, Json]]]) -> None:
-    """Tell an engine that can take requests early (the stdio client) which rounds will run after
-    the ones it knows of; other engines are left alone."""
-    method = getattr(engine, "expect", None)
-    if method is not None:
-        method(rounds)
-
-
-def expected(engine: Engine) -> int:
-    """How many rounds an engine that takes requests early has been told of, beyond the current one."""
-    return int(getattr(engine, "expected", 0))
-
-
 class ReferenceEngine(JsonEngine):
     """The bundled reference engine, in process (the same object the stdio server drives)."""

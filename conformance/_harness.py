@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance._compare import Mismatch
-from conformance._engine import Engine, EngineError, ReferenceEngine, expect, expected
+from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, scenario_plan, unsupported_reason
 from conformance._scenarios import Scenario
 from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
@@ -262,30 +262,35 @@ def _one(
     reason = unsupported_reason(sc, hello)
     if reason is not None:
         return Record(sc, UNSUPPORTED, reason=reason)
+    stdio = engine if isinstance(engine, StdioEngine) else None  # the engine that takes requests early
     try:
-        if isinstance(engine, StdioEngine):
-            if not engine.alive():
-                engine.start()
-            engine.take_transcript()  # what came before belongs to other scenarios
-        if not expected(engine):  # the first scenario, or the first after a restart
-            expect(engine, scenario_plan(sc))
-        ahead = scenario_plan(upcoming) if upcoming is not None and unsupported_reason(upcoming, hello) is None else []
-        if not check_determinism:
-            expect(engine, ahead)
+        ahead: list[list[tuple[str, Json]]] = []
+        if stdio is not None:
+            if not stdio.alive():
+                stdio.start()
+            stdio.take_transcript()  # what came before belongs to other scenarios
+            if not stdio.expected:  # the first scenario, or the first after a restart
+                stdio.expect(scenario_plan(sc))
+            if upcoming is not None and unsupported_reason(upcoming, hello) is None:
+                ahead = scenario_plan(upcoming)
+            if not check_determinism:
+                stdio.expect(ahead)
         result = run_scenario(engine, sc)
         if check_determinism:  # the same scenario again, and nothing of another between the two
             if result.outcome == PASS:
-                expect(engine, scenario_plan(sc))
+                if stdio is not None:
+                    stdio.expect(scenario_plan(sc))
                 result = _replayed(engine, sc, result)
-            expect(engine, ahead)
+            if stdio is not None:
+                stdio.expect(ahead)
     except EngineError as exc:  # the restart itself failed
         result = Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, "PROTOCOL"), error=exc.message)
     record = Record(sc, result.outcome, result)
-    if isinstance(engine, StdioEngine):
-        record.stderr = engine.stderr.text()
-        record.engine_transcript = engine.take_transcript()
+    if stdio is not None:
+        record.stderr = stdio.stderr.text()
+        record.engine_transcript = stdio.take_transcript()
         if result.outcome in RESTART_AFTER:
-            engine.close()
+            stdio.close()
     known = ledger.get(sc.id)
     if known is not None:
         record.reason = known.reason + (f" ({known.link})" if known.link else "")
