@@ -104,24 +104,15 @@ def _peak_rss_mb(engine: StdioEngine) -> float:
     return kb / 1024 if kb is not None else float("nan")
 
 
-def echo_round_trip_us() -> float:
+def echo_message_us(pipelined: bool) -> float:
+    """Per request and reply against the echo engine: each sent when the caller asks (the round
+    trip), or all planned, so that they go out ahead as a scenario's do."""
     engine = StdioEngine([sys.executable, str(HERE / "echo_engine.py")])
     engine.start()
     try:
         start = time.perf_counter()
-        for _ in range(ECHO_MESSAGES):
-            engine.legal()
-        return (time.perf_counter() - start) / ECHO_MESSAGES * 1e6
-    finally:
-        engine.close()
-
-
-def echo_pipelined_message_us() -> float:
-    engine = StdioEngine([sys.executable, str(HERE / "echo_engine.py")])
-    engine.start()
-    try:
-        engine.plan([("legal", {})] * ECHO_MESSAGES)
-        start = time.perf_counter()
+        if pipelined:
+            engine.plan([("legal", {})] * ECHO_MESSAGES)
         for _ in range(ECHO_MESSAGES):
             engine.legal()
         return (time.perf_counter() - start) / ECHO_MESSAGES * 1e6
@@ -175,9 +166,9 @@ def main() -> None:
             inproc.append(a)
             stdio.append(b)
             ratio.append(b / a)
-            e = echo_round_trip_us()
+            e = echo_message_us(pipelined=False)
             raw.append(echo_raw_round_trip_us())
-            p = echo_pipelined_message_us()
+            p = echo_message_us(pipelined=True)
             piped.append(p)
             r, messages, _ = over_stdio(replay, corpus)
             m = len(corpus) / r / messages * 1e6
