@@ -85,7 +85,7 @@ def _mask(indices: Iterable[int]) -> int:
 
 
 _CARDS: Final = deck().cards
-#: bit sets over the canonical card index: a pile is scored by counting bits
+#: bit sets over the canonical card index: a set's cards are tested for in a pile at once
 _BIT: Final = tuple(1 << c.index for c in _CARDS)
 _RAIN: Final = 1 << RAIN_BRIGHT
 _DEC: Final = 1 << DEC_RIBBON
@@ -102,10 +102,13 @@ def card_mask(cards: Iterable[int]) -> int:
     return mask
 
 
-BRIGHT_KIND, ANIMAL_KIND, RIBBON_KIND, JUNK_KIND = 0, 1, 2, 3
+_BRIGHT_KIND: Final = 0
+_ANIMAL_KIND: Final = 1
+_RIBBON_KIND: Final = 2
+_JUNK_KIND: Final = 3
 #: per card index: its scoring category (the junk class: junk, double junk, bonus) and units
-_KIND: Final = tuple({BRIGHT: BRIGHT_KIND, ANIMAL: ANIMAL_KIND, RIBBON: RIBBON_KIND}.get(c.kind, JUNK_KIND) for c in _CARDS)
-_UNITS: Final = tuple(c.units if _KIND[c.index] == JUNK_KIND else 0 for c in _CARDS)
+_KIND: Final = tuple({BRIGHT: _BRIGHT_KIND, ANIMAL: _ANIMAL_KIND, RIBBON: _RIBBON_KIND}.get(c.kind, _JUNK_KIND) for c in _CARDS)
+_UNITS: Final = tuple(c.units if _KIND[c.index] == _JUNK_KIND else 0 for c in _CARDS)
 
 
 class Tally:
@@ -128,12 +131,12 @@ class Tally:
         for c in cards:
             self.held |= _BIT[c]
             kind = _KIND[c]
-            if kind == JUNK_KIND:
+            if kind == _JUNK_KIND:
                 self.units += _UNITS[c]
                 self.junk_cards += 1
-            elif kind == ANIMAL_KIND:
+            elif kind == _ANIMAL_KIND:
                 self.animals += 1
-            elif kind == RIBBON_KIND:
+            elif kind == _RIBBON_KIND:
                 self.ribbons += 1
             else:
                 self.brights += 1
@@ -141,12 +144,12 @@ class Tally:
     def remove(self, c: int) -> None:
         self.held &= ~_BIT[c]
         kind = _KIND[c]
-        if kind == JUNK_KIND:
+        if kind == _JUNK_KIND:
             self.units -= _UNITS[c]
             self.junk_cards -= 1
-        elif kind == ANIMAL_KIND:
+        elif kind == _ANIMAL_KIND:
             self.animals -= 1
-        elif kind == RIBBON_KIND:
+        elif kind == _RIBBON_KIND:
             self.ribbons -= 1
         else:
             self.brights -= 1
@@ -181,7 +184,7 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     """breakdown() of a tallied pile: `as_junk` are dual-role cards (animals) that count as double junk."""
     held = t.held
     junk = sorted(c for c in as_junk if held & _BIT[c])
-    if any(_KIND[c] != ANIMAL_KIND for c in junk):
+    if any(_KIND[c] != _ANIMAL_KIND for c in junk):
         raise ValueError(f"only dual-role animals can count as junk, got {[CARD_IDS[c] for c in junk]}")
     moved = len(junk)
     brights = t.brights
