@@ -55,15 +55,15 @@ def in_process(corpus: list[Scenario]) -> float:
     return len(corpus) / seconds
 
 
-def over_stdio(argv: list[str], corpus: list[Scenario]) -> tuple[float, int, list[tuple[str, str]]]:
-    """Scenarios per second, messages sent, and the transcript (hello included)."""
+def over_stdio(argv: list[str], corpus: list[Scenario], keep: bool = False) -> tuple[float, int, list[tuple[str, str]]]:
+    """Scenarios per second, messages sent, and (with `keep`) the transcript, hello included."""
     engine = StdioEngine(argv)
     engine.start()
     try:
         transcript = engine.take_transcript()
         first = engine.seq
         start = time.perf_counter()
-        records = run_corpus(engine, corpus)
+        records = run_corpus(engine, corpus, keep)
         seconds = time.perf_counter() - start
         _all_passed(records, argv[-1])
         if argv is REFERENCE:
@@ -74,12 +74,13 @@ def over_stdio(argv: list[str], corpus: list[Scenario]) -> tuple[float, int, lis
         engine.close()
 
 
-def run_corpus(engine: Engine, corpus: list[Scenario]) -> list[Record]:
+def run_corpus(engine: Engine, corpus: list[Scenario], keep: bool = False) -> list[Record]:
     """The corpus as `gostop-conformance run` runs it on one engine (conformance._harness._one:
     each scenario's rounds pipelined, and the next scenario's sent ahead), without the thread
-    pool, so that the engine stays open to be measured."""
+    pool, so that the engine stays open to be measured; `keep` keeps every exchange."""
     hello = engine.hello()
-    return [_one(engine, sc, hello, {}, False, corpus[i + 1] if i + 1 < len(corpus) else None) for i, sc in enumerate(corpus)]
+    upcoming = [*corpus[1:], None]
+    return [_one(engine, sc, hello, {}, False, after, keep) for sc, after in zip(corpus, upcoming, strict=True)]
 
 
 def _all_passed(records: list[Record], label: str) -> None:
@@ -153,7 +154,7 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args()
     corpus = load_corpus()
-    _, _, transcript = over_stdio(REFERENCE, corpus)  # warm-up, and the replies to replay
+    _, _, transcript = over_stdio(REFERENCE, corpus, keep=True)  # warm-up, and the replies to replay
     in_process(corpus)
     with tempfile.TemporaryDirectory() as tmp:
         replies = Path(tmp) / "replies.jsonl"

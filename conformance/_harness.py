@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +178,7 @@ def run(
     selection: Json | None = None,
     progress: Callable[[int, int], None] | None = None,
     check_determinism: bool = False,
+    keep_exchanges: bool = False,
 ) -> RunReport:
     """Run `scenarios` on `jobs` engines; records come back in scenario order, whatever the timing.
     An interrupt (Ctrl-C) stops the run after the scenarios in flight: the report says what did
@@ -206,9 +207,8 @@ def run(
         mine = claim()
         while mine is not None and not stop.is_set():
             upcoming = claim()  # claimed now, so that its rounds go out to this engine while this scenario is checked
-            records[mine] = _one(
-                engine, scenarios[mine], hello, ledger, check_determinism, None if upcoming is None else scenarios[upcoming]
-            )
+            following = None if upcoming is None else scenarios[upcoming]
+            records[mine] = _one(engine, scenarios[mine], hello, ledger, check_determinism, following, keep_exchanges)
             with lock:
                 done += 1
                 if progress:
@@ -256,9 +256,11 @@ def _one(
     ledger: dict[str, KnownFailure],
     check_determinism: bool = False,
     upcoming: Scenario | None = None,
+    keep_exchanges: bool = False,
 ) -> Record:
     """Run one scenario; an engine that takes requests early is told of its rounds (unless it
-    knows of them already) and of those of the scenario it runs next."""
+    knows of them already) and of those of the scenario it runs next. The messages exchanged are
+    kept for a non-pass (its reproducer), and for every scenario with `keep_exchanges`."""
     reason = unsupported_reason(sc, hello)
     if reason is not None:
         return Record(sc, UNSUPPORTED, reason=reason)
@@ -285,10 +287,14 @@ def _one(
                 stdio.expect(ahead)
     except EngineError as exc:  # the restart itself failed
         result = Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, "PROTOCOL"), error=exc.message)
+    passed = result.outcome == PASS and not keep_exchanges
+    if passed:  # only a non-pass gets a reproducer: a run of many scenarios keeps no exchange it will not show
+        result = replace(result, transcript=())
     record = Record(sc, result.outcome, result)
     if stdio is not None:
         record.stderr = stdio.stderr.text()
-        record.engine_transcript = stdio.take_transcript()
+        exchanges = stdio.take_transcript()
+        record.engine_transcript = [] if passed else exchanges
         if result.outcome in RESTART_AFTER:
             stdio.close()
     known = ledger.get(sc.id)

@@ -241,7 +241,7 @@ def test_a_run_sends_each_round_ahead_and_each_record_keeps_its_own_exchanges() 
         engines.append(StdioEngine(REFERENCE))
         return engines[-1]
 
-    report = run(corpus, factory)
+    report = run(corpus, factory, keep_exchanges=True)
     [engine] = engines
     assert {r.outcome for r in report.records} == {"PASS"}
     assert engine.plans_dropped == 0
