@@ -275,9 +275,6 @@ class StdioEngine:
             self.plans_dropped += 1
         if current is not None:
             current.left = True
-        else:  # no round in progress: rounds expected later go out after this request
-            for p in self._plans:
-                p.sent = 0
         self._push(cmd, payload, current.serial if current is not None else 0)
 
     def _skip_to(self, cmd: str, payload: Json) -> None:
@@ -285,12 +282,11 @@ class StdioEngine:
         unexpected reply): their answers are read and dropped, up to the request it makes now if
         that one is out too, or else all of the round's. Only questions with no effect can be
         skipped: a change of state sent ahead and not wanted means the engine has moved on, and
-        nothing after it can be trusted. Between rounds, rounds sent ahead are read and dropped,
-        to go out again after this request."""
+        nothing after it can be trusted; so are the requests of a round sent ahead, and a request
+        between rounds while they are out."""
         flight = self._flight
-        if not self._active:  # only rounds sent ahead are out, and a round is consumed only once planned
-            self._drain(0)
-            return
+        if not self._active:  # only rounds sent ahead are out: they would be answered first
+            raise RuntimeError(f"harness bug: the next round went out ahead, and {cmd} came before it began")
         serial = self._plans[0].serial
         own = next((k for k, sent in enumerate(flight) if sent.plan not in (serial, 0)), len(flight))
         upto = next((k for k in range(own) if flight[k].cmd == cmd and flight[k].payload == payload), own)

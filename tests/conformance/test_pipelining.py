@@ -251,3 +251,63 @@ def test_a_run_sends_each_round_ahead_and_each_record_keeps_its_own_exchanges() 
         games = [line for line in sent if '"cmd":"new_game"' in line]
         assert len(games) == len(record.scenario.rounds), record.scenario.id
         assert len(sent) == sum(len(round_plan(record.scenario.ruleset_json(), rnd)) for rnd in record.scenario.rounds)
+
+
+def _rounds(n: int):
+    """The plans of n one-round scenarios with steps, and the scenarios."""
+    scs = [s for s in load_corpus() if len(s.rounds) == 1 and s.rounds[0].steps and all(t.reject is None for t in s.rounds[0].steps)][:n]
+    return [round_plan(sc.ruleset_json(), sc.rounds[0]) for sc in scs], scs
+
+
+def _play(engine: StdioEngine, plan) -> list:
+    """Make a round's planned calls in order, as the runner does; the replies."""
+    engine.plan(plan)
+    replies = [engine._request(cmd, payload) for cmd, payload in plan]
+    engine.plan(())
+    return replies
+
+
+def test_expected_rounds_that_do_not_run_are_dropped_and_the_next_one_goes_on(engine: StdioEngine) -> None:
+    (a, b, c), _ = _rounds(3)
+    expected_b = _play(engine, b)  # b alone, for its replies
+    engine.expect([a, b, c])
+    assert _play(engine, b) == expected_b  # a was sent ahead and never ran: its replies are read and dropped
+    assert engine.expected == 1 and engine.plans_dropped == 0
+    assert engine.rounds_sent_ahead == 1
+    assert "error" not in _play(engine, c)[0]
+
+
+def test_a_round_nobody_expected_runs_afresh_and_the_expected_ones_go_out_again(engine: StdioEngine) -> None:
+    (a, b), _ = _rounds(2)
+    alone_a = _play(engine, a)
+    alone_b = _play(engine, b)
+    engine.expect([a])  # a goes out ahead ...
+    assert _play(engine, b) == alone_b  # ... but b comes instead: a's requests are read and dropped
+    assert engine.expected == 1
+    assert _play(engine, a) == alone_a  # and sent again when a comes
+
+
+def test_a_request_between_rounds_while_the_next_round_is_out_is_a_harness_bug(engine: StdioEngine) -> None:
+    """The engine answers in order: with the next round's new_game out, a question about the
+    previous game cannot be answered about it any more, so the harness never asks one."""
+    (a, b), _ = _rounds(2)
+    _play(engine, a)
+    assert "scores" in engine.score()  # nothing out: a request between rounds is simply answered
+    engine.expect([b])
+    with pytest.raises(RuntimeError, match="harness bug: the next round went out ahead, and score came before it began"):
+        engine.score()
+
+
+def test_nothing_goes_out_ahead_at_pipeline_depth_zero() -> None:
+    (a, b), _ = _rounds(2)
+    engine = StdioEngine(REFERENCE, pipeline=0)
+    engine.start()
+    try:
+        engine.expect([a, b])
+        # nothing is out, so nothing stands in the way of a request between rounds (no game yet)
+        assert engine.act({"type": "skip", "player": 0})["error"]["code"] == "no_game"
+        _play(engine, a)
+        _play(engine, b)
+        assert engine.sent_ahead == 0 and engine.most_in_flight == 1 and engine.rounds_sent_ahead == 0
+    finally:
+        engine.close()
