@@ -287,14 +287,15 @@ def _one(
                 stdio.expect(ahead)
     except EngineError as exc:  # the restart itself failed
         result = Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, "PROTOCOL"), error=exc.message)
-    passed = result.outcome == PASS and not keep_exchanges
-    if passed:  # only a non-pass gets a reproducer: a run of many scenarios keeps no exchange it will not show
+    # only a non-pass gets a reproducer (an unexpected pass too): a long run keeps no exchange it will not show
+    forget = result.outcome == PASS and sc.id not in ledger and not keep_exchanges
+    if forget:
         result = replace(result, transcript=())
     record = Record(sc, result.outcome, result)
     if stdio is not None:
         record.stderr = stdio.stderr.text()
         exchanges = stdio.take_transcript()
-        record.engine_transcript = [] if passed else exchanges
+        record.engine_transcript = [] if forget else exchanges
         if result.outcome in RESTART_AFTER:
             stdio.close()
     known = ledger.get(sc.id)

@@ -58,6 +58,13 @@ def test_known_failures_ledger(root: Path, tmp_path: Path) -> None:
     # the reference engine passes it: an unexpected pass, which fails only under --strict
     assert cli("--scenarios", str(root), "--known-failures", str(ledger), "--no-reports") == 0
     assert cli("--scenarios", str(root), "--known-failures", str(ledger), "--no-reports", "--strict") == 1
+    # an unexpected pass gets a reproducer with the whole exchange, in process and over stdio
+    reference = f"{sys.executable} -m reference_impl --stdio"
+    for name, extra in (("xpass-in-process", ()), ("xpass-stdio", ("--engine", reference))):
+        out = tmp_path / name
+        assert cli("--scenarios", str(root), *extra, "--known-failures", str(ledger), "--report-dir", str(out)) == 0
+        lines = (out / "repro" / "harness-jjok" / "transcript.jsonl").read_text().splitlines()
+        assert [line[:1] for line in lines[:2]] == [">", "<"] and '"new_game"' in lines[0]
     stale = tmp_path / "stale.yaml"
     stale.write_text("known_failures:\n  - {id: no-such-scenario, reason: gone}\n")
     assert cli("--scenarios", str(root), "--known-failures", str(stale), "--no-reports") == 0
