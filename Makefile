@@ -3,12 +3,13 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# the compiled engine (make compiled): these modules of reference_impl, built by mypyc in a copy of the tree
-COMPILED_MODULES := _cards _deal _events _match _perft _round _rulesets _scoring _settlement
-COMPILED := build/compiled
-COMPILED_FROM := reference_impl conformance spec scenarios tests benchmarks docs pyproject.toml setup.cfg mkdocs.yml
+# the compiled engine (make compiled): the wheel built with GOSTOP_USE_MYPYC=1 (setup.py names the
+# modules mypyc compiles), installed in a virtual environment of its own
+COMPILED_VENV := build/venv-compiled
+COMPILED_BIN := $(abspath $(COMPILED_VENV))/bin
+PACKAGE_SOURCES := $(shell find reference_impl conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
 
-.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled test-compiled
+.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled test-compiled wheel wheel-check
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,8 +35,8 @@ corpus-lint: $(STAMP)
 	tail -1 reports/coverage.txt
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference_impl conformance tests benchmarks docs/_build
-	$(BIN)/ruff format --check reference_impl conformance tests benchmarks docs/_build
+	$(BIN)/ruff check reference_impl conformance tests benchmarks docs/_build build_backend setup.py
+	$(BIN)/ruff format --check reference_impl conformance tests benchmarks docs/_build build_backend setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -43,30 +44,45 @@ typecheck: $(STAMP)
 check: lint typecheck test
 
 ## every benchmark, medians of 5 runs (see README.md, Benchmarks), on the interpreted engine and
-## then on the compiled one (build=); bench-quick only checks they run
-bench: $(STAMP) $(COMPILED)/.built
+## then on the compiled one (build=); bench-quick only checks they run. The compiled run starts in
+## build/, where no source tree shadows the installed compiled wheel.
+bench: $(STAMP) $(COMPILED_VENV)/.installed
 	$(BIN)/python benchmarks/run.py
-	cd $(COMPILED) && PYTHONPATH=$(abspath $(COMPILED)) $(abspath $(BIN))/python benchmarks/run.py
+	cd build && $(COMPILED_BIN)/python ../benchmarks/run.py
 
-bench-quick: $(STAMP) $(COMPILED)/.built
+bench-quick: $(STAMP) $(COMPILED_VENV)/.installed
 	$(BIN)/python benchmarks/run.py --quick
-	cd $(COMPILED) && PYTHONPATH=$(abspath $(COMPILED)) $(abspath $(BIN))/python benchmarks/run.py --quick
+	cd build && $(COMPILED_BIN)/python ../benchmarks/run.py --quick
 
-## the same engine compiled with mypyc (README, "The compiled engine"): a copy of the tree in
-## build/compiled whose hot modules are C extensions built from the unchanged sources; it is
-## rebuilt whenever a file it copies has changed
-$(COMPILED)/.built: $(STAMP) $(shell find $(COMPILED_FROM) -type f ! -path '*/__pycache__/*' 2>/dev/null)
-	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
-	cp -r $(COMPILED_FROM) $(COMPILED)/
-	find $(COMPILED) -name __pycache__ -prune -exec rm -rf {} +
-	cd $(COMPILED) && $(abspath $(BIN))/mypyc $(COMPILED_MODULES:%=reference_impl/%.py) > mypyc.log 2>&1 || (tail -30 mypyc.log; exit 1)
+## the pure-Python wheel in dist/ (the corpus and the spec inside, as package data)
+wheel: $(STAMP)
+	rm -rf dist/*.whl build/lib* build/bdist* build/temp*
+	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .
+
+## the wheel installed in a fresh virtual environment outside the checkout: run, lint, coverage and
+## the pytest plugin must each find the whole corpus there (.ci/check-wheel)
+wheel-check: wheel
+	.ci/check-wheel dist/gostop_conformance-*-py3-none-any.whl
+
+## the same engine compiled with mypyc (README, "The compiled engine"): the wheel built with the
+## opt-in flag of the build backend, installed in build/venv-compiled; rebuilt when a source changes
+$(COMPILED_VENV)/.installed: $(STAMP) $(PACKAGE_SOURCES)
+	rm -rf $(COMPILED_VENV) dist/compiled build/lib* build/bdist* build/temp* && mkdir -p build
+	GOSTOP_USE_MYPYC=1 $(BIN)/python -m pip wheel --quiet --no-deps -w dist/compiled . > build/mypyc.log 2>&1 || (tail -30 build/mypyc.log; exit 1)
+	$(PYTHON) -m venv $(COMPILED_VENV)
+	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls dist/compiled/*.whl)[test]"
 	touch $@
 
-compiled: $(COMPILED)/.built
+compiled: $(COMPILED_VENV)/.installed
 
-## the engine's tests and the corpus on the compiled build (the mutant tests skip: compiled code cannot be patched)
-test-compiled: $(COMPILED)/.built
-	cd $(COMPILED) && GOSTOP_EXPECT_BUILD=compiled PYTHONPATH=$(abspath $(COMPILED)) $(abspath $(BIN))/python -m pytest tests/reference_impl tests/conformance tests/spec
+## the engine's tests and the whole corpus against the installed compiled wheel, run from a copy of
+## tests/ outside the checkout so that nothing imports the sources (the mutant tests skip: compiled
+## code cannot be patched)
+test-compiled: $(COMPILED_VENV)/.installed
+	tmp=$$(mktemp -d) && cp -r tests "$$tmp/" && cd "$$tmp" \
+	  && GOSTOP_EXPECT_BUILD=compiled $(COMPILED_BIN)/python -m pytest -c $(abspath pyproject.toml) --rootdir "$$tmp" -p no:cacheprovider \
+	     tests/reference_impl tests/conformance tests/spec; \
+	  status=$$?; rm -rf "$$tmp"; exit $$status
 
 ## syntactic mutation testing of the scoring and capture modules against the corpus (slow: ~15 min)
 mutation-syntactic: $(STAMP)
@@ -75,7 +91,7 @@ mutation-syntactic: $(STAMP)
 	$(BIN)/mutmut results
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
 
 ## the documentation site: every page about the rules, cards, options, rulesets, scenarios and the
 ## protocol is generated at build time from spec/ and scenarios/ (mkdocs hook docs/_build/hooks.py)

@@ -12,14 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 from _common import BUILD, line, repeat
 
+from conformance import default_root
 from conformance._perft import load_perft
 from reference_impl._perft import perft
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:
@@ -28,7 +26,7 @@ def main() -> None:
     p.add_argument("--depth", type=int, default=5)
     p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args()
-    case = next(c for c in load_perft(ROOT / "scenarios" / "perft" / "tables.yaml") if c.id == args.table)
+    case = next(c for c in load_perft(default_root() / "perft" / "tables.yaml") if c.id == args.table)
     want = case.expected[args.depth - 1]["nodes"] if args.depth <= len(case.expected) else None
 
     def once() -> float:

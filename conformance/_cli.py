@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from conformance._engine import EngineError
 from conformance._fuzz import fuzz, scenario_yaml
 from conformance._harness import engine_factory, load_ledger, run
@@ -23,7 +24,7 @@ from conformance._reporters import console_line, summary_lines, support_profile,
 from conformance._runner import PASS
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
-from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
+from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 from reference_impl._clauses import clauses
 from reference_impl._cli import run_guarded
@@ -31,6 +32,8 @@ from reference_impl._jsonapi import JsonEngine
 from reference_impl._mutants import BY_NAME
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+TIMEOUT_HELP = f"seconds to wait for each reply (default {DEFAULT_TIMEOUT:g})"
+STARTUP_HELP = f"seconds to wait for the hello reply (default {DEFAULT_STARTUP_TIMEOUT:g})"
 PIPELINE_HELP = f"requests sent before their replies are read (default {DEFAULT_PIPELINE}; 0: wait for each reply)"
 
 
@@ -47,8 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
     run_p.add_argument("--shard", default=None, help="K/N: run only the K-th of N equal shares (for CI matrices)")
     run_p.add_argument("--jobs", type=int, default=1, help="parallel engine processes (default 1)")
-    run_p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each reply (default 10)")
-    run_p.add_argument("--startup-timeout", type=float, default=20.0, help="seconds to wait for the hello reply (default 20)")
+    run_p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
+    run_p.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, help=STARTUP_HELP)
     run_p.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
     run_p.add_argument("--known-failures", type=Path, help="ledger of known failures: known_failures: [{id, reason, link}]")
     run_p.add_argument("--strict", action="store_true", help="an unexpected pass or a stale ledger entry fails the run")
@@ -59,8 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the summary")
     smoke = sub.add_parser("smoke", help="check an engine adapter: handshake, card ids, one capture, one rejection")
     smoke.add_argument("--engine", required=True, help="engine command, as for run")
-    smoke.add_argument("--timeout", type=float, default=10.0)
-    smoke.add_argument("--startup-timeout", type=float, default=20.0)
+    smoke.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
+    smoke.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, help=STARTUP_HELP)
     lint_p = sub.add_parser("lint", help="check the corpus: clauses cited and covered, scenarios legal, option values exercised")
     lint_p.add_argument("--scenarios", type=Path, default=None)
     lint_p.add_argument("--verbose", action="store_true", help="also list which scenario exercises each option value")
@@ -81,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--max-divergences", type=int, default=1, help="stop after this many divergences (default 1)")
     fz.add_argument("--out", type=Path, default=Path("reports/fuzz"), help="where shrunk scenarios are written")
     fz.add_argument("--no-shrink", action="store_true", help="write divergences as found")
-    fz.add_argument("--timeout", type=float, default=10.0)
+    fz.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     fz.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
     pf = sub.add_parser("perft", help="count a round's decision tree (spec/perft.yaml) and compare it with the published tables")
     pf.add_argument("--deal", type=Path, required=True, help="a perft table file (scenarios/perft/*.yaml)")
@@ -90,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--engine", default=None, help="engine command (default: the reference engine, natively)")
     pf.add_argument("--divide", action="store_true", help="on a difference, walk down to the first differing subtree")
     pf.add_argument("--write", action="store_true", help="recompute every table of the file to its own depth with the reference engine")
-    pf.add_argument("--timeout", type=float, default=10.0)
+    pf.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     return p
 
@@ -143,6 +146,8 @@ def _shard(spec: str | None) -> tuple[int, int] | None:
 def _run(args: argparse.Namespace) -> int:
     root = args.scenarios or default_root()
     corpus = load_corpus(root)
+    if not corpus:
+        raise InputError(str(root), "no scenario files here (YAML files with a `scenarios:` list)")
     chosen = select(corpus, ids=args.id, rulesets=args.ruleset, areas=args.area, clauses=args.clause, tags=args.tag)
     shard = _shard(args.shard)
     if shard is not None:

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from conformance._compare import Mismatch
+from conformance._defaults import DEFAULT_PIPELINE
 from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, scenario_plan, unsupported_reason
 from conformance._scenarios import Scenario
-from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
+from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset
 from reference_impl._yamlio import load_yaml
 

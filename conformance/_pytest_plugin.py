@@ -1,19 +1,24 @@
 """pytest plugin: `pytest --gostop-engine "CMD"` runs the conformance corpus as tests, one test
 per scenario (named by its id), for engine maintainers who live in pytest. Inactive without the
-option. Known failures: `--gostop-known-failures FILE` turns them into xfail (strict)."""
+option. Known failures: `--gostop-known-failures FILE` turns them into xfail (strict).
+
+pytest loads this plugin in every environment where the package is installed, so at import it
+touches nothing but pytest: the harness (and the spec it loads) is imported only once
+`--gostop-engine` asks for the corpus."""
 
 from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance._harness import load_ledger
-from conformance._runner import PASS, RESTART_AFTER, run_scenario, unsupported_reason
-from conformance._scenarios import Scenario, default_root, load_corpus, select
-from conformance._stdio import DEFAULT_PIPELINE, StdioEngine
+from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:
+    from conformance._scenarios import Scenario
+    from conformance._stdio import StdioEngine
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,7 +27,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gostop-scenarios", default=None, help="scenario directory (default: the bundled corpus)")
     group.addoption("--gostop-ruleset", action="append", default=[], help="only scenarios of this ruleset")
     group.addoption("--gostop-known-failures", default=None, help="known-failures ledger: those scenarios are xfail(strict)")
-    group.addoption("--gostop-timeout", type=float, default=10.0, help="seconds per reply")
+    group.addoption("--gostop-timeout", type=float, default=DEFAULT_TIMEOUT, help=f"seconds per reply (default {DEFAULT_TIMEOUT:g})")
     group.addoption(
         "--gostop-pipeline",
         type=int,
@@ -33,7 +38,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 class _Session:
     def __init__(self, argv: list[str], timeout: float, pipeline: int) -> None:
-        self.engine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
+        from conformance._stdio import StdioEngine
+
+        self.engine: StdioEngine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
         self.hello: dict[str, Any] | None = None
 
     def ensure(self) -> dict[str, Any]:
@@ -51,6 +58,8 @@ class ScenarioItem(pytest.Item):
             self.add_marker(pytest.mark.xfail(reason=known, strict=True))
 
     def runtest(self) -> None:
+        from conformance._runner import PASS, RESTART_AFTER, run_scenario, unsupported_reason
+
         hello = self.state.ensure()
         reason = unsupported_reason(self.scenario, hello)
         if reason is not None:
@@ -78,6 +87,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     command = config.getoption("--gostop-engine")
     if not command:
         return
+    from conformance._harness import load_ledger
+    from conformance._scenarios import default_root, load_corpus, select
+
     root = Path(config.getoption("--gostop-scenarios") or default_root())
     scenarios = select(load_corpus(root), rulesets=config.getoption("--gostop-ruleset"))
     ledger_path = config.getoption("--gostop-known-failures")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from reference_impl import InputError, load_ruleset
 from reference_impl._deal import complete_deal_json, deal_from_json, normalized_deal_json
@@ -152,14 +153,24 @@ def _round(located: Located, at: list[str | int], raw: Json, rs: Any) -> RoundSp
     return RoundSpec(deal, raw.get("after_deal"), steps, raw.get("final"))
 
 
+#: the package whose data is the bundled corpus (`scenarios/` in the repository)
+CORPUS_PACKAGE: Final = "scenarios"
+
+
 def default_root() -> Path:
-    """The corpus shipped with the repository (`scenarios/` beside the packages)."""
-    return Path(__file__).resolve().parent.parent / "scenarios"
+    """The bundled corpus, found as package data: the same in a checkout and in an installed wheel."""
+    return Path(str(resources.files(CORPUS_PACKAGE)))
 
 
 def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -> list[Scenario]:
-    """Every scenario under `root`, sorted by file then position; ids must be unique and unretired."""
+    """Every scenario under `root`, sorted by file then position; ids must be unique and unretired.
+
+    A `root` that is not a directory is an input error: an empty corpus must never look like a
+    corpus that passed."""
     root = root or default_root()
+    if not root.is_dir():
+        what = "does not exist" if not root.exists() else "is a file"
+        raise InputError(str(root), f"expected a directory of scenario files, but it {what}")
     paths = sorted(files) if files is not None else sorted(p for p in root.rglob("*.yaml") if _is_scenario_file(p, root))
     out: list[Scenario] = []
     seen: dict[str, str] = {}

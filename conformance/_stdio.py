@@ -23,6 +23,7 @@ from typing import Any, Final, NamedTuple
 import jsonschema
 import orjson
 
+from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from conformance._engine import EngineError
 from conformance._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
 from reference_impl._spec import protocol_check, protocol_validator
@@ -32,9 +33,6 @@ Json = dict[str, Any]
 
 #: lines of transcript kept when no caller takes them (a perft replay sends millions)
 TRANSCRIPT_LIMIT: Final = 20_000
-#: planned requests sent before their replies are read (`--pipeline`): enough for most rounds of
-#: the corpus to go out at once, so a round costs one wait for the engine, not one per message
-DEFAULT_PIPELINE: Final = 32
 #: bytes of requests in flight at most: below any pipe's capacity (16 KiB on some systems), so a
 #: write never blocks while the engine, its replies unread, cannot read it (no deadlock)
 FLIGHT_BYTES: Final = 12 << 10
@@ -90,8 +88,8 @@ class StdioEngine:
         self,
         argv: Sequence[str],
         *,
-        startup_timeout: float = 20.0,
-        message_timeout: float = 10.0,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        message_timeout: float = DEFAULT_TIMEOUT,
         max_line: int = 8 << 20,
         stderr_limit: int = 1 << 20,
         pipeline: int = DEFAULT_PIPELINE,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 
 def test_output_into_a_closed_pipe_is_not_an_error() -> None:
@@ -15,3 +18,23 @@ def test_output_into_a_closed_pipe_is_not_an_error() -> None:
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 0
     assert b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_a_scenario_folder_that_holds_no_scenarios_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance._cli import main
+
+    assert main(["run", "--scenarios", str(tmp_path), "--no-reports"]) == 2
+    assert "no scenario files here" in capsys.readouterr().err
+    assert main(["run", "--scenarios", str(tmp_path / "missing"), "--no-reports"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_the_pytest_plugin_loads_nothing_of_the_suite_at_import() -> None:
+    """pytest loads the plugin in every environment where the package is installed: importing it
+    must not load the engine, the spec or the schema libraries (the harness loads on --gostop-engine)."""
+    code = (
+        "import sys, conformance._pytest_plugin\n"
+        "print(sorted(m for m in ('reference_impl', 'yaml', 'jsonschema', 'conformance._harness') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
+    assert out.strip() == "[]"

@@ -5,15 +5,15 @@ engine's tree differs."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
+from conformance import default_root
 from conformance._perft import divide_walk, load_perft, perft_engine, reference_table
 from conformance._stdio import StdioEngine
 from reference_impl._jsonapi import JsonEngine
 from reference_impl._perft import statistic_names
 from tests.conftest import needs_interpreted
 
-TABLES = load_perft(Path(__file__).resolve().parents[2] / "scenarios" / "perft" / "tables.yaml")
+TABLES = load_perft(default_root() / "perft" / "tables.yaml")
 
 
 class ReplayOnly(JsonEngine):

@@ -164,3 +164,25 @@ def test_seeded_deal_requires_the_feature(tmp_path: Path) -> None:
     [sc] = load_corpus(write(tmp_path, text))
     assert "seeded_deal" in sc.requires
     assert run_scenario(ReferenceEngine(), sc).outcome == "PASS"
+
+
+def test_the_bundled_corpus_is_package_data() -> None:
+    """The corpus is found through importlib.resources, as in an installed wheel (.ci/check-wheel
+    checks the wheel itself), never relative to the source tree."""
+    import importlib.resources
+
+    from conformance import default_root
+
+    assert default_root() == Path(str(importlib.resources.files("scenarios")))
+    assert len(load_corpus()) > 600
+
+
+@pytest.mark.parametrize("kind", ["missing", "file"])
+def test_a_corpus_root_that_is_not_a_directory_is_an_error(tmp_path: Path, kind: str) -> None:
+    """An empty corpus must never look like a corpus that passed."""
+    root = tmp_path / "nowhere"
+    if kind == "file":
+        root.write_text("schema_version: 1\n", encoding="utf-8")
+    state = "does not exist" if kind == "missing" else "is a file"
+    with pytest.raises(InputError, match=f"expected a directory of scenario files, but it {state}"):
+        load_corpus(root)

@@ -13,7 +13,6 @@ from conformance._runner import RESTART_AFTER, unsupported_reason
 from conformance._stdio import StdioEngine
 
 FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
-ROOT = Path(__file__).resolve().parents[2]
 
 CORPUS = """\
 schema_version: 1

@@ -8,14 +8,16 @@ from pathlib import Path
 
 import yaml
 
+import reference_impl
 from reference_impl import option_registry
 from reference_impl._clauses import clauses
 from reference_impl._events import ACTION_FIELDS
 from reference_impl._rulesets import Options, deal_layouts, load_ruleset, ruleset_ids
 from reference_impl._spec import spec_dir
 
-ROOT = Path(__file__).resolve().parents[2]
-CODE = sorted((ROOT / "reference_impl").glob("*.py"))
+#: the engine's sources, wherever it is installed (a checkout, a wheel, the compiled wheel)
+CODE = sorted(Path(reference_impl.__file__).parent.glob("*.py"))
+assert CODE, "the engine's sources were not found beside reference_impl/__init__.py"
 
 
 def _vocabulary() -> dict:

@@ -1,0 +1,22 @@
+"""Only for the compiled engine: everything else about the package is in pyproject.toml.
+
+With GOSTOP_USE_MYPYC=1 (build_backend/gostop_build.py), the modules below are compiled by mypyc
+from the unchanged sources; the interpreted engine stays the reference and both builds must pass
+the same tests and the whole corpus (make test-compiled)."""
+
+import os
+
+from setuptools import setup
+
+#: the reference engine's hot path: dealing, matching, turn resolution, scoring and settlement
+COMPILED_MODULES = [
+    f"reference_impl/{name}.py"
+    for name in ("_cards", "_deal", "_events", "_match", "_perft", "_round", "_rulesets", "_scoring", "_settlement")
+]
+
+if os.environ.get("GOSTOP_USE_MYPYC") == "1":
+    from mypyc.build import mypycify
+
+    setup(ext_modules=mypycify(COMPILED_MODULES, opt_level="3"))
+else:
+    setup()
