@@ -7,21 +7,27 @@ input error.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import shlex
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
+from conformance import _dependencies as dependencies
+from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
 from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from conformance._engine import EngineError
 from conformance._fuzz import fuzz, scenario_yaml
-from conformance._harness import engine_factory, load_ledger, run
+from conformance._harness import XFAIL, engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
 from conformance._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
 from conformance._reporters import console_line, summary_lines, support_profile, write_jsonl, write_junit, write_markdown, write_reproducers
-from conformance._runner import PASS
+from conformance._runner import PASS, UNSUPPORTED
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
@@ -59,7 +65,21 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("--no-reports", action="store_true", help="write no report files")
     run_p.add_argument("--timing", action="store_true", help="add wall-clock time to the reports (they are byte-identical without it)")
     run_p.add_argument("--check-determinism", action="store_true", help="run every passing scenario twice and compare the replies")
-    run_p.add_argument("-q", "--quiet", action="store_true", help="print only problems and the summary")
+    run_p.add_argument(
+        "--min-checked",
+        default="1",
+        help="fail unless at least this many scenarios (N) or this share of the selection (N%%) actually ran, "
+        "not UNSUPPORTED (default 1: a run that checked nothing is never green)",
+    )
+    run_p.add_argument("-q", "--quiet", action="store_true", help="print only problems (failures, errors, unexpected passes) and a summary")
+    sup = sub.add_parser("support", help="what an engine's hello declaration lets run; which undeclared values would unlock the most")
+    source = sup.add_mutually_exclusive_group(required=True)
+    source.add_argument("--engine", help="engine command: its hello reply is read, nothing is played")
+    source.add_argument("--hello", type=Path, help="a file holding a hello reply (JSON), instead of an engine")
+    sup.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
+    sup.add_argument("--ruleset", action="append", default=[], help="only scenarios of this ruleset (repeatable)")
+    sup.add_argument("--top", type=int, default=15, help="how many values and reasons to list (default 15)")
+    sup.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, help=STARTUP_HELP)
     smoke = sub.add_parser("smoke", help="check an engine adapter: handshake, card ids, one capture, one rejection")
     smoke.add_argument("--engine", required=True, help="engine command, as for run")
     smoke.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
@@ -67,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
     lint_p = sub.add_parser("lint", help="check the corpus: clauses cited and covered, scenarios legal, option values exercised")
     lint_p.add_argument("--scenarios", type=Path, default=None)
     lint_p.add_argument("--verbose", action="store_true", help="also list which scenario exercises each option value")
+    lint_p.add_argument("--jobs", type=int, default=0, help="processes deriving the option dependencies again (default: every core)")
+    dep = sub.add_parser("dependencies", help="derive which options each scenario's outcome depends on (scenarios/dependencies.yaml)")
+    dep.add_argument("--scenarios", type=Path, default=None)
+    dep.add_argument("--write", action="store_true", help="write <scenarios>/dependencies.yaml")
+    dep.add_argument("--id", action="append", default=[], help="print the dependencies of this scenario (repeatable)")
+    dep.add_argument("--jobs", type=int, default=0, help="processes (default: every core); the result does not depend on it")
     cov = sub.add_parser("coverage", help="clause x ruleset x polarity: declared by scenarios against observed in the rule-hit trace")
     cov.add_argument("--scenarios", type=Path, default=None)
     cov.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
@@ -109,8 +135,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
         if args.command == "smoke":
             return _smoke(args)
+        if args.command == "support":
+            return _support(args)
         if args.command == "lint":
             return _lint(args)
+        if args.command == "dependencies":
+            return _dependencies(args)
         if args.command == "coverage":
             return _coverage(args)
         if args.command == "mutants":
@@ -160,6 +190,7 @@ def _run(args: argparse.Namespace) -> int:
     if argv is not None and not argv:
         raise InputError("--engine", "empty command")
     ledger = load_ledger(args.known_failures) if args.known_failures else {}
+    min_checked = _min_checked(args.min_checked, len(chosen))
     label = args.engine or "gostop-reference (in process)"
     progress = _progress if sys.stderr.isatty() and not args.quiet else None
     selection = {
@@ -182,6 +213,8 @@ def _run(args: argparse.Namespace) -> int:
             selection=selection,
             progress=progress,
             check_determinism=args.check_determinism,
+            dependencies=dependencies.load(root),
+            min_checked=min_checked,
         )
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)
@@ -192,7 +225,7 @@ def _run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(line)
     for record in report.records:
-        if record.outcome != PASS or not args.quiet:
+        if not args.quiet or record.outcome not in QUIET:
             print(console_line(record))
     if not args.no_reports:
         out = args.report_dir
@@ -206,7 +239,78 @@ def _run(args: argparse.Namespace) -> int:
         )
     for line in summary_lines(report):
         print(line)
-    return EXIT_FAIL if report.failed() else EXIT_OK
+    return EXIT_OK if report.ok() else EXIT_FAIL
+
+
+#: outcomes --quiet does not print one by one (the summary counts and groups them)
+QUIET: Final = frozenset({PASS, UNSUPPORTED, XFAIL})
+
+
+def _min_checked(spec: str, selected: int) -> int:
+    """--min-checked N or N%: the number of scenarios that must run (a share of the selection, rounded up)."""
+    text = spec.strip()
+    try:
+        if text.endswith("%"):
+            share = float(text[:-1])
+            if not 0 <= share <= 100:
+                raise ValueError
+            return math.ceil(selected * share / 100)
+        count = int(text)
+        if count < 0:
+            raise ValueError
+        return count
+    except ValueError:
+        raise InputError("--min-checked", f"expected a number of scenarios (such as 100) or a share (such as 80%), got {spec!r}") from None
+
+
+def _support(args: argparse.Namespace) -> int:
+    root = args.scenarios or default_root()
+    corpus = select(load_corpus(root), rulesets=args.ruleset)
+    if not corpus:
+        raise InputError("selection", "no scenario matches the selection")
+    if args.hello is not None:
+        try:
+            hello = json.loads(args.hello.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(str(args.hello), f"expected a file holding a hello reply as JSON: {exc}") from None
+        if not isinstance(hello, dict):
+            raise InputError(str(args.hello), "expected a JSON object (a hello reply)")
+    else:
+        argv = shlex.split(args.engine)
+        if not argv:
+            raise InputError("--engine", "empty command")
+        engine = StdioEngine(argv, startup_timeout=args.startup_timeout)
+        try:
+            hello = engine.start()
+        except EngineError as exc:
+            print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)
+            return EXIT_FAIL
+        finally:
+            engine.close()
+    try:
+        declared = parse(hello)
+    except DeclarationError as exc:
+        raise InputError("hello", f"the declaration is not valid: {exc}") from None
+    verdicts = Verdicts(declared, dependencies.load(root))
+    found = [verdicts.of(sc) for sc in corpus]
+    running = [v for v in found if v.supported]
+    substituted = sum(1 for v in running if v.changes)
+    print(f"{len(running)} of {len(corpus)} scenarios will run, {len(corpus) - len(running)} are unsupported")
+    print(f"  {len(running) - substituted} as written, {substituted} with declared values under which the reference gives the same outcome")
+    by_ruleset: dict[str, Counter[bool]] = {}
+    for sc, v in zip(corpus, found, strict=True):
+        by_ruleset.setdefault(sc.ruleset, Counter())[v.supported] += 1
+    for rid, c in sorted(by_ruleset.items()):
+        print(f"  {rid:18} {c[True]:4} run, {c[False]:4} unsupported")
+    best = unlocks(found)[: args.top]
+    if best:
+        print("undeclared options that would unlock the most (+N: scenarios that need only this value; +M partly: it is one of several)")
+        for u in best:
+            print("  " + u.text())
+    features = Counter(f for v in found for f in v.features)
+    for feature, n in features.most_common():
+        print(f"  the feature {feature}: +{n} scenarios")
+    return EXIT_OK
 
 
 def _smoke(args: argparse.Namespace) -> int:
@@ -230,8 +334,9 @@ def _smoke(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args.scenarios or default_root())
-    report = lint(corpus)
+    root = args.scenarios or default_root()
+    corpus = load_corpus(root)
+    report = lint(corpus, root, args.jobs or None)
     for problem in report.problems:
         print(f"lint: {problem}")
     for key, value in report.unexercised:
@@ -242,6 +347,30 @@ def _lint(args: argparse.Namespace) -> int:
     total = len(report.exercised) + len(report.unexercised)
     print(f"{len(corpus)} scenarios; {len(report.problems)} problems; {len(report.exercised)} of {total} option values exercised")
     return EXIT_OK if report.ok else EXIT_FAIL
+
+
+def _dependencies(args: argparse.Namespace) -> int:
+    root = args.scenarios or default_root()
+    corpus = load_corpus(root)
+    unknown = [i for i in args.id if i not in {sc.id for sc in corpus}]
+    if unknown:
+        raise InputError("--id", f"no scenario {unknown[0]!r} under {root}")
+    chosen = [sc for sc in corpus if sc.id in args.id] if args.id else corpus
+    found = dependencies.derive_all(chosen, root, args.jobs or None)
+    if args.write:
+        path = root / dependencies.FILE_NAME
+        dependencies.write(path, found)
+        print(f"wrote {path}: {len(found)} scenarios")
+    for sid in args.id:
+        print(f"{sid}:")
+        for option, values in found[sid].passes.items():
+            print(f"  {option}: passes with {', '.join(map(str, values)) or 'no other value probed'}")
+        if not found[sid].passes:
+            print("  depends on no option")
+    counts = Counter(option for dep in found.values() for option in dep.passes)
+    print(f"{len(found)} scenarios; dependencies per scenario: {sum(counts.values()) / max(1, len(found)):.1f} on average")
+    print("options most depended on: " + ", ".join(f"{option} ({n})" for option, n in counts.most_common(12)))
+    return EXIT_OK
 
 
 def _coverage(args: argparse.Namespace) -> int:

@@ -6,16 +6,18 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from conformance._compare import Mismatch
+from conformance._declaration import DeclarationError, Verdict, Verdicts, parse
 from conformance._defaults import DEFAULT_PIPELINE
+from conformance._dependencies import Dependencies
 from conformance._engine import Engine, EngineError, ReferenceEngine
-from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, scenario_plan, unsupported_reason
+from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, scenario_plan
 from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset
@@ -65,6 +67,8 @@ class Record:
     reason: str | None = None
     stderr: str = ""
     engine_transcript: list[tuple[str, str]] = field(default_factory=list)
+    #: how the scenario was run for this engine's declaration (what was substituted), or why not
+    verdict: Verdict | None = None
 
     def to_json(self) -> Json:
         sc = self.scenario
@@ -78,6 +82,13 @@ class Record:
         }
         if self.reason:
             out["reason"] = self.reason
+        v = self.verdict
+        if v is not None and v.changes:
+            out["run_as"] = {"configuration": v.configuration, "options": dict(v.changes)}
+        if v is not None and not v.supported:
+            if v.features:
+                out["requires"] = list(v.features)
+            out["needs"] = [{"option": n.option, "passes": list(n.passes), "declared": n.declared} for n in v.needs]
         if self.result is not None:
             out["steps_run"] = self.result.steps_run
             if self.result.error:
@@ -101,6 +112,27 @@ class RunReport:
     complete: bool
     seconds: float
     selection: Json
+    #: scenarios that must actually run (not UNSUPPORTED) for the run to pass: a run that checked
+    #: nothing, or too little, is never green
+    min_checked: int = 1
+
+    def checked(self) -> int:
+        """Scenarios that ran against the engine (whatever their outcome)."""
+        return sum(1 for r in self.records if r.outcome not in (UNSUPPORTED, NOT_RUN))
+
+    def too_little_checked(self) -> str | None:
+        """Why the run fails for having checked too little, or None."""
+        n = self.checked()
+        if n >= self.min_checked:
+            return None
+        unsupported = sum(1 for r in self.records if r.outcome == UNSUPPORTED)
+        return (
+            f"only {n} of {len(self.records)} scenarios were checked ({unsupported} unsupported), "
+            f"fewer than the {self.min_checked} required (--min-checked)"
+        )
+
+    def ok(self) -> bool:
+        return not self.failed() and self.too_little_checked() is None
 
     def counts(self) -> Counter[str]:
         counts = Counter(r.outcome for r in self.records)
@@ -144,6 +176,9 @@ class RunReport:
             "counts": dict(sorted(counts.items())),
             "passed": counts[PASS],
             "failed": self.failed(),
+            "checked": self.checked(),
+            "min_checked": self.min_checked,
+            "ok": self.ok(),
             "complete": self.complete,
             "stale_known_failures": [k.id for k in self.ledger_stale],
         }
@@ -180,14 +215,22 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     check_determinism: bool = False,
     keep_exchanges: bool = False,
+    dependencies: Mapping[str, Dependencies] | None = None,
+    min_checked: int = 1,
 ) -> RunReport:
     """Run `scenarios` on `jobs` engines; records come back in scenario order, whatever the timing.
     An interrupt (Ctrl-C) stops the run after the scenarios in flight: the report says what did
-    not run, and is still written."""
+    not run, and is still written. Each scenario runs within what the engine declared
+    (conformance._declaration), with `dependencies` the corpus's stored option dependencies."""
     ledger = ledger or {}
     start = time.perf_counter()
     first = factory()
     hello = first.hello()  # a handshake failure propagates: nothing can run
+    try:
+        verdicts = Verdicts(parse(hello), dependencies)
+    except DeclarationError as exc:
+        first.close()
+        raise EngineError("protocol", f"the hello reply's declaration is not valid: {exc}") from None
     engines = [first] + [factory() for _ in range(max(1, jobs) - 1)]
     records: list[Record | None] = [None] * len(scenarios)
     lock = threading.Lock()
@@ -209,7 +252,7 @@ def run(
         while mine is not None and not stop.is_set():
             upcoming = claim()  # claimed now, so that its rounds go out to this engine while this scenario is checked
             following = None if upcoming is None else scenarios[upcoming]
-            records[mine] = _one(engine, scenarios[mine], hello, ledger, check_determinism, following, keep_exchanges)
+            records[mine] = _one(engine, scenarios[mine], verdicts, ledger, check_determinism, following, keep_exchanges)
             with lock:
                 done += 1
                 if progress:
@@ -231,7 +274,7 @@ def run(
     final = [r if r is not None else Record(scenarios[i], NOT_RUN, reason="the run was interrupted") for i, r in enumerate(records)]
     ids = {sc.id for sc in scenarios}
     stale = [k for k in ledger.values() if k.id not in ids]
-    return RunReport(label, command, hello, final, stale, strict, complete, time.perf_counter() - start, selection or {})
+    return RunReport(label, command, hello, final, stale, strict, complete, time.perf_counter() - start, selection or {}, min_checked)
 
 
 def _replayed(engine: Engine, sc: Scenario, result: Result) -> Result:
@@ -252,19 +295,21 @@ def _replayed(engine: Engine, sc: Scenario, result: Result) -> Result:
 
 def _one(
     engine: Engine,
-    sc: Scenario,
-    hello: Json,
+    written: Scenario,
+    verdicts: Verdicts,
     ledger: dict[str, KnownFailure],
     check_determinism: bool = False,
     upcoming: Scenario | None = None,
     keep_exchanges: bool = False,
 ) -> Record:
-    """Run one scenario; an engine that takes requests early is told of its rounds (unless it
-    knows of them already) and of those of the scenario it runs next. The messages exchanged are
-    kept for a non-pass (its reproducer), and for every scenario with `keep_exchanges`."""
-    reason = unsupported_reason(sc, hello)
-    if reason is not None:
-        return Record(sc, UNSUPPORTED, reason=reason)
+    """Run one scenario, as its verdict says it is sent to this engine; an engine that takes
+    requests early is told of its rounds (unless it knows of them already) and of those of the
+    scenario it runs next. The messages exchanged are kept for a non-pass (its reproducer), and
+    for every scenario with `keep_exchanges`."""
+    verdict = verdicts.of(written)
+    if verdict.scenario is None:
+        return Record(written, UNSUPPORTED, reason=verdict.reason(), verdict=verdict)
+    sc = verdict.scenario
     stdio = engine if isinstance(engine, StdioEngine) else None  # the engine that takes requests early
     try:
         ahead: list[list[tuple[str, Json]]] = []
@@ -274,8 +319,9 @@ def _one(
             stdio.take_transcript()  # what came before belongs to other scenarios
             if not stdio.expected:  # the first scenario, or the first after a restart
                 stdio.expect(scenario_plan(sc))
-            if upcoming is not None and unsupported_reason(upcoming, hello) is None:
-                ahead = scenario_plan(upcoming)
+            next_sent = verdicts.of(upcoming).scenario if upcoming is not None else None
+            if next_sent is not None:
+                ahead = scenario_plan(next_sent)
             if not check_determinism:
                 stdio.expect(ahead)
         result = run_scenario(engine, sc)
@@ -292,7 +338,7 @@ def _one(
     forget = result.outcome == PASS and sc.id not in ledger and not keep_exchanges
     if forget:
         result = replace(result, transcript=())
-    record = Record(sc, result.outcome, result)
+    record = Record(written, result.outcome, result, verdict=verdict)
     if stdio is not None:
         record.stderr = stdio.stderr.text()
         exchanges = stdio.take_transcript()

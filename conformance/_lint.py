@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
+from conformance import _dependencies as dependencies
 from conformance._engine import ReferenceEngine
 from conformance._runner import PASS, Result, run_scenario
 from conformance._scenarios import Scenario
@@ -76,7 +78,9 @@ def _alternatives(spec: OptionSpec, resolved: Any, value: Any, universe: Sequenc
     return [v for v in universe if _value_key(v) != _value_key(resolved)]
 
 
-def lint(corpus: Sequence[Scenario]) -> LintReport:
+def lint(corpus: Sequence[Scenario], root: Path | None = None, jobs: int | None = None) -> LintReport:
+    """Every check of the module docstring; with `root`, also that the corpus's stored option
+    dependencies (conformance._dependencies) are current, derived again on `jobs` processes."""
     report = LintReport()
     known = clauses()
     cited: set[str] = set()
@@ -100,7 +104,22 @@ def lint(corpus: Sequence[Scenario]) -> LintReport:
         else:
             passing.append(sc)
     _option_values(passing, report, engine)
+    if root is not None:
+        _dependencies_current(passing, root, report, jobs)
     return report
+
+
+def _dependencies_current(corpus: Sequence[Scenario], root: Path, report: LintReport, jobs: int | None) -> None:
+    path = root / dependencies.FILE_NAME
+    if not path.exists():
+        report.problems.append(f"{path}: missing; write it with `gostop-conformance dependencies --write`")
+        return
+    stale = dependencies.stale(corpus, dependencies.load(root), root, jobs)
+    report.problems += [f"{path}: stale: {line}" for line in stale[:20]]
+    if len(stale) > 20:
+        report.problems.append(f"{path}: stale: ... and {len(stale) - 20} more scenarios")
+    if stale:
+        report.problems.append(f"{path}: write it again with `gostop-conformance dependencies --write`")
 
 
 def _option_values(corpus: Sequence[Scenario], report: LintReport, engine: ReferenceEngine) -> None:

@@ -9,6 +9,7 @@ touches nothing but pytest: the harness (and the spec it loads) is imported only
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,8 @@ import pytest
 from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
+    from conformance._declaration import Verdicts
+    from conformance._dependencies import Dependencies
     from conformance._scenarios import Scenario
     from conformance._stdio import StdioEngine
 
@@ -37,16 +40,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 class _Session:
-    def __init__(self, argv: list[str], timeout: float, pipeline: int) -> None:
+    def __init__(self, argv: list[str], timeout: float, pipeline: int, dependencies: Mapping[str, Dependencies]) -> None:
         from conformance._stdio import StdioEngine
 
         self.engine: StdioEngine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
-        self.hello: dict[str, Any] | None = None
+        self.dependencies = dependencies
+        self.verdicts: Verdicts | None = None
 
-    def ensure(self) -> dict[str, Any]:
-        if self.hello is None or not self.engine.alive():
-            self.hello = self.engine.start()
-        return self.hello
+    def ensure(self) -> Verdicts:
+        """The engine started (again, after a crash), and what its declaration lets each scenario run as."""
+        from conformance._declaration import DeclarationError, Verdicts, parse
+
+        if self.verdicts is None or not self.engine.alive():
+            hello = self.engine.start()
+            if self.verdicts is None:
+                try:
+                    self.verdicts = Verdicts(parse(hello), self.dependencies)
+                except DeclarationError as exc:
+                    raise pytest.UsageError(f"--gostop-engine: the hello reply's declaration is not valid: {exc}") from None
+        return self.verdicts
 
 
 class ScenarioItem(pytest.Item):
@@ -58,13 +70,12 @@ class ScenarioItem(pytest.Item):
             self.add_marker(pytest.mark.xfail(reason=known, strict=True))
 
     def runtest(self) -> None:
-        from conformance._runner import PASS, RESTART_AFTER, run_scenario, unsupported_reason
+        from conformance._runner import PASS, RESTART_AFTER, run_scenario
 
-        hello = self.state.ensure()
-        reason = unsupported_reason(self.scenario, hello)
-        if reason is not None:
-            pytest.skip(f"UNSUPPORTED: {reason}")
-        result = run_scenario(self.state.engine, self.scenario)
+        verdict = self.state.ensure().of(self.scenario)
+        if verdict.scenario is None:
+            pytest.skip(f"UNSUPPORTED: {verdict.reason()}")
+        result = run_scenario(self.state.engine, verdict.scenario)
         if result.outcome in RESTART_AFTER:
             self.state.engine.close()
         if result.outcome != PASS:
@@ -87,6 +98,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     command = config.getoption("--gostop-engine")
     if not command:
         return
+    from conformance import _dependencies
     from conformance._harness import load_ledger
     from conformance._scenarios import default_root, load_corpus, select
 
@@ -97,7 +109,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     pipeline = config.getoption("--gostop-pipeline")
     if pipeline < 0:
         raise pytest.UsageError(f"--gostop-pipeline: expected 0 or more requests in flight, got {pipeline}")
-    state = _Session(shlex.split(command), config.getoption("--gostop-timeout"), pipeline)
+    state = _Session(shlex.split(command), config.getoption("--gostop-timeout"), pipeline, _dependencies.load(root))
     config.add_cleanup(state.engine.close)
     for sc in scenarios:
         known = ledger.get(sc.id)

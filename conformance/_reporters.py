@@ -7,12 +7,13 @@ import json
 import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
 from conformance._harness import Record, RunReport
 from conformance._runner import PASS, UNSUPPORTED
+from reference_impl import option_registry
 
 Json = dict[str, Any]
 
@@ -21,6 +22,9 @@ def console_line(record: Record) -> str:
     head = f"{record.outcome} {record.scenario.id}"
     if record.reason:
         head += f": {record.reason}"
+    note = record.verdict.note() if record.verdict is not None and record.outcome != PASS else ""
+    if note:
+        head += f"\n  ({note}: values under which the reference engine gives the same outcome)"
     if record.result is not None and record.outcome not in (PASS,):
         detail = record.result.text().split("\n", 1)
         if len(detail) > 1:
@@ -36,9 +40,39 @@ def summary_lines(report: RunReport) -> list[str]:
         lines.append(f"  {area:14} " + ", ".join(f"{n} {k.lower()}" for k, n in sorted(c.items())))
     if not report.complete:
         lines.append("INCOMPLETE: the run was interrupted; NOT_RUN scenarios were not run")
+    groups = unsupported_groups(report)
+    if groups:
+        lines.append(f"UNSUPPORTED by what the engine does not declare ({len(groups)} reasons; declaring a value runs what it unlocks):")
+        for reason, ids in groups[:CONSOLE_GROUPS]:
+            lines.append(f"  {len(ids):4} {reason}")
+        if len(groups) > CONSOLE_GROUPS:
+            lines.append(f"       ... {len(groups) - CONSOLE_GROUPS} more reasons (summary.md lists them all)")
+    substituted = sum(1 for r in report.records if r.verdict is not None and r.verdict.changes and r.outcome != UNSUPPORTED)
+    if substituted:
+        lines.append(f"{substituted} scenarios ran with the engine's declared values where the outcome is the same (report.jsonl: run_as)")
+    too_little = report.too_little_checked()
+    if too_little:
+        lines.append(f"NOT GREEN: {too_little}")
     skipped = counts[UNSUPPORTED]
-    lines.append(f"{counts[PASS]} passed, {report.failed()} failed" + (f", {skipped} skipped" if skipped else ""))
+    lines.append(
+        f"{counts[PASS]} passed, {report.failed()} failed"
+        + (f", {skipped} unsupported" if skipped else "")
+        + f" ({report.checked()} of {len(report.records)} checked)"
+    )
     return lines
+
+
+#: reasons of UNSUPPORTED the console lists (summary.md lists every one)
+CONSOLE_GROUPS: Final = 10
+
+
+def unsupported_groups(report: RunReport) -> list[tuple[str, list[str]]]:
+    """UNSUPPORTED scenarios grouped by their whole reason (every missing value), largest group first."""
+    groups: dict[str, list[str]] = {}
+    for r in report.records:
+        if r.outcome == UNSUPPORTED:
+            groups.setdefault(r.reason or "", []).append(r.scenario.id)
+    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
 
 
 def write_jsonl(report: RunReport, path: Path, timing: bool = False) -> None:
@@ -64,6 +98,13 @@ def write_junit(report: RunReport, path: Path) -> None:
         errors=str(sum(1 for r in report.records if r.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "NOT_RUN"))),
         skipped=str(counts[UNSUPPORTED] + counts["XFAIL"]),
     )
+    too_little = report.too_little_checked()
+    if too_little:
+        # a CI dashboard that shows only junit.xml must not show a run that checked nothing as green
+        suite.set("failures", str(int(suite.get("failures", "0")) + 1))
+        suite.set("tests", str(len(report.records) + 1))
+        check = ET.SubElement(suite, "testcase", classname="gostop-conformance", name="scenarios-checked")
+        ET.SubElement(check, "failure", message="too few scenarios checked").text = too_little
     for record in report.records:
         case = ET.SubElement(suite, "testcase", classname=f"{record.scenario.area}.{record.scenario.ruleset}", name=record.scenario.id)
         text = console_line(record)
@@ -87,8 +128,10 @@ def write_markdown(report: RunReport, path: Path) -> None:
         f"## gostop-conformance: {engine.get('name', report.engine_label)} {engine.get('version', '')}".rstrip(),
         "",
         f"**{counts[PASS]} passed, {report.failed()} failed** of {len(report.records)} scenarios"
+        + f" ({report.checked()} checked)"
         + ("" if report.complete else " — **incomplete run**"),
         "",
+        *([f"**Not green: {report.too_little_checked()}.**", ""] if report.too_little_checked() else []),
         "| area | " + " | ".join(sorted(counts)) + " |",
         "| --- | " + " | ".join("---:" for _ in counts) + " |",
     ]
@@ -100,6 +143,13 @@ def write_markdown(report: RunReport, path: Path) -> None:
         for r in bad[:200]:
             first = (r.result.mismatches[0].path if r.result and r.result.mismatches else (r.result.error if r.result else r.reason)) or ""
             lines.append(f"| `{r.scenario.id}` | {r.outcome} | {str(first).replace('|', '/')[:160]} |")
+    groups = unsupported_groups(report)
+    if groups:
+        lines += ["", "### Unsupported, by what the engine does not declare", ""]
+        lines += ["| scenarios | needs | for example |", "| ---: | --- | --- |"]
+        for reason, ids in groups:
+            example = ", ".join(f"`{i}`" for i in ids[:3]) + (" ..." if len(ids) > 3 else "")
+            lines.append(f"| {len(ids)} | {reason.replace('|', '/')} | {example} |")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -157,12 +207,19 @@ def _scenario_json(record: Record) -> Json:
 
 
 def support_profile(report: RunReport) -> list[str]:
+    """The engine and its declaration in three lines (report.jsonl's header has it whole)."""
     hello = report.hello
     engine = hello.get("engine", {})
     lines = [f"engine: {engine.get('name', '?')} {engine.get('version', '')} ({engine.get('language', 'unknown language')})"]
-    lines.append("rulesets: " + (", ".join(hello.get("rulesets", [])) or "none declared"))
+    claims = []
+    for item in hello.get("rulesets") or []:
+        if isinstance(item, dict):
+            exceptions = item.get("options") or {}
+            claims.append(f"{item.get('id')} (except {len(exceptions)} options)" if exceptions else str(item.get("id")))
+        else:
+            claims.append(str(item))
+    lines.append("rulesets: " + (", ".join(claims) or "none claimed"))
     options = hello.get("options", {})
-    full = sorted(k for k, v in options.items() if v == "all")
-    partial = sorted(k for k, v in options.items() if v != "all")
-    lines.append(f"options: {len(full)} with every value" + (f"; some values of {', '.join(partial)}" if partial else ""))
+    every = sum(1 for v in options.values() if v == "all")
+    lines.append(f"options: {len(options)} declared ({every} with every value); {len(option_registry()) - len(options)} not declared")
     return lines

@@ -200,25 +200,3 @@ def _check_match(sc: Scenario, options: Any, totals: list[int], counted: int) ->
         for key in ("totals", "counted_rounds", "over")
         if key in spec and spec[key] != actual[key]
     ]
-
-
-def unsupported_reason(sc: Scenario, hello: Json) -> str | None:
-    """Why an engine cannot run `sc`, from what its hello declared; None if it can. A declared
-    ruleset covers its own option values; overridden options need the values declared."""
-    rulesets = set(hello.get("rulesets") or ())
-    options = hello.get("options") or {}
-    features = set(hello.get("features") or ())
-    missing = [f for f in sc.requires if f not in features]
-    if missing:
-        return f"requires {', '.join(missing)}"
-    if sc.ruleset in rulesets:
-        to_check = {k: sc.resolved_options[k] for k in sc.options}
-    elif options:
-        to_check = dict(sc.resolved_options)
-    else:
-        return f"ruleset {sc.ruleset} is not declared"
-    for key, value in to_check.items():
-        support = options.get(key)
-        if not (support == "all" or (isinstance(support, list) and value in support)):
-            return f"option {key} = {value!r} is not declared"
-    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -75,6 +75,17 @@ class Scenario:
 
     def ruleset_json(self) -> Json:
         return {"id": self.ruleset, "options": self.resolved_options}
+
+    def reconfigured(self, ruleset_id: str, changes: Json) -> Scenario:
+        """The same scenario sent as the named ruleset `ruleset_id` with these option values
+        changed from the scenario's own (InputError when they do not form a valid ruleset):
+        how a scenario is run under an engine's declared values (conformance._declaration)."""
+        named = load_ruleset(ruleset_id)
+        base = named.options.as_json()
+        target = self.resolved_options | changes
+        overrides = {k: v for k, v in target.items() if base[k] != v}
+        rs = named.with_overrides(overrides, "options")
+        return replace(self, ruleset=rs.id, options=overrides, resolved_options=rs.options.as_json(), rules=rs.options)
 
 
 _PATH = re.compile(r"\.?([A-Za-z_]+)|\[(\d+)\]")
@@ -187,8 +198,10 @@ def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -
     return out
 
 
-#: files under scenarios/ that are not scenario files: the retired ids and the perft tables
-NOT_SCENARIOS = ("retired.yaml",)
+#: files under scenarios/ that are not scenario files: the retired ids, the generated option
+#: dependencies (conformance._dependencies) and the perft tables
+DEPENDENCIES_FILE: Final = "dependencies.yaml"
+NOT_SCENARIOS = ("retired.yaml", DEPENDENCIES_FILE)
 NOT_SCENARIO_DIRS = ("perft",)
 
 

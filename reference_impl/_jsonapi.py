@@ -37,8 +37,11 @@ def engine_version() -> str:
 class JsonEngine:
     """One game at a time; every method takes and returns JSON-ready objects."""
 
-    def __init__(self) -> None:
+    def __init__(self, option_reads: set[str] | None = None) -> None:
+        """With `option_reads`, every option the engine reads is added to that set (interpreted
+        build only: reference_impl._tracing)."""
         self.round: Round | None = None
+        self.option_reads = option_reads
 
     def hello(self) -> Json:
         return {
@@ -56,6 +59,10 @@ class JsonEngine:
             rs = ruleset_from_json(ruleset)
         except InputError as exc:
             return {"error": {"code": "unsupported", "message": str(exc)}}
+        if self.option_reads is not None:
+            from reference_impl._tracing import traced
+
+            rs = traced(rs, self.option_reads)
         try:
             self.round = Round(rs, deal_from_json(deal, rs.options), check=False)  # deal_from_json has checked it
         except InputError as exc:

@@ -95,14 +95,27 @@ def test_parallel_jobs_give_the_same_report(root: Path, tmp_path: Path) -> None:
 
 
 def test_unsupported_is_not_a_failure(root: Path, tmp_path: Path) -> None:
-    # the 'liar' fake declares every ruleset; a scenario overriding an option the hello did not
-    # declare is reported UNSUPPORTED. Build one by overriding an option in a copy of the corpus.
-    text = CORPUS.replace("    ruleset: standard-3p\n", "    ruleset: standard-3p\n    options: {jjok_steal: 0}\n")
+    # this fake claims every ruleset whole and no other option value: a scenario whose outcome
+    # needs jjok_steal = 2 (two junk surrendered for the jjok) is UNSUPPORTED, and says why
+    text = CORPUS.replace(
+        "    ruleset: matgo-2p\n    deal:\n      hands: [[m09-junk-1, m01-bright], [m02-junk-1]]",
+        "    ruleset: matgo-2p\n    options: {jjok_steal: 2}\n    deal:\n      hands: [[m09-junk-1, m01-bright], [m02-junk-1]]",
+    ).replace(
+        "      captured: [[], [m04-junk-1]]\n    steps:\n      - act: {type: play, player: 0, card: m09-junk-1}\n        expect:\n"
+        "          captured: [[m09-junk-1, m09-junk-2, m04-junk-1], []]",
+        "      captured: [[], [m04-junk-1, m04-junk-2]]\n    steps:\n"
+        "      - act: {type: play, player: 0, card: m09-junk-1}\n        expect:\n"
+        "          captured: [[m09-junk-1, m09-junk-2, m04-junk-1, m04-junk-2], []]",
+    )
+    assert text.count("jjok_steal: 2") == 1 and text.count("m04-junk-2") == 2
     (root / "harness" / "h.yaml").write_text(text)
     engine = f"{sys.executable} {FAKE} undeclared_options"
     assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(tmp_path / "r")) == 0
-    footer = json.loads((tmp_path / "r" / "report.jsonl").read_text().splitlines()[-1])
-    assert footer["counts"] == {"PASS": 2, "UNSUPPORTED": 1}
+    records = [json.loads(x) for x in (tmp_path / "r" / "report.jsonl").read_text().splitlines()]
+    assert records[-1]["counts"] == {"PASS": 2, "UNSUPPORTED": 1}
+    [unsupported] = [r for r in records if r.get("outcome") == "UNSUPPORTED"]
+    assert unsupported["id"] == "harness-jjok" and "jjok_steal = 2" in unsupported["reason"]
+    assert unsupported["needs"][0]["option"] == "jjok_steal" and unsupported["needs"][0]["declared"] == [1]
 
 
 def test_handshake_failure_exit_code(root: Path) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from conformance import load_corpus, run_scenario
-from conformance._runner import RESTART_AFTER, unsupported_reason
+from conformance._declaration import Verdicts, parse
+from conformance._runner import RESTART_AFTER
 from conformance._stdio import StdioEngine
 
 FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
@@ -73,11 +74,13 @@ def run_all(mode: str, corpus, **kw) -> dict[str, str]:
             hello = engine.start()
         except Exception as exc:  # the handshake failure is the finding
             return {"start": type(exc).__name__ + ":" + getattr(exc, "kind", "")}
+        verdicts = Verdicts(parse(hello))
         for sc in corpus:
-            if unsupported_reason(sc, hello):
+            sent = verdicts.of(sc).scenario
+            if sent is None:
                 outcomes[sc.id] = "UNSUPPORTED"
                 continue
-            result = run_scenario(engine, sc)
+            result = run_scenario(engine, sent)
             outcomes[sc.id] = result.outcome
             if result.outcome in RESTART_AFTER:
                 engine.close()

@@ -1,6 +1,6 @@
 """A misbehaving engine for the harness self-tests (like bowtie's fake implementations).
 
-    python fake_engine.py MODE
+    python fake_engine.py MODE [ARG]
 
 It serves the protocol correctly (through the reference engine) except in a game whose first
 hand holds the trigger card m11-bright, where MODE decides what goes wrong at the first `act`.
@@ -37,6 +37,12 @@ def main() -> int:
         if cmd == "hello" and mode == "undeclared_options":  # declares rulesets, no option values
             reply, _ = handle(engine, message)
             reply["options"] = {}
+            print(json.dumps(reply), flush=True)
+            continue
+        if cmd == "hello" and mode == "declares":  # the declaration given as JSON in argv[2] replaces the reference's
+            reply, _ = handle(engine, message)
+            reply.pop("options", None)
+            reply.update(json.loads(sys.argv[2]))
             print(json.dumps(reply), flush=True)
             continue
         if cmd == "hello" and mode == "liar":

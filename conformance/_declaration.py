@@ -1,0 +1,364 @@
+"""What an engine declares it plays (its `hello`), and how each scenario is run within that.
+
+An engine declares rulesets, each either whole (`"matgo-2p"`) or with exceptions
+(`{"id": "matgo-2p", "options": {"meong_mode": ["off"], "shake_declaration": "unsupported"}}`),
+and option values it supports in any configuration (`"options": {"jjok_steal": "all"}`). That
+gives a few *configurations*: one per claimed ruleset, and a free one made of the declared options
+alone, where every option not declared is unknown.
+
+A scenario runs under the first configuration that can run it (its own ruleset's claim, then the
+free one, then the other claims). A configuration can run it when, for every option:
+
+- the engine supports the scenario's own value, or
+- the option is unknown and the scenario does not depend on it (conformance._dependencies), or
+- the engine supports other values and one of them keeps the scenario's outcome: the scenario is
+  then sent with that value, once the reference engine has passed it with exactly the values sent.
+
+Otherwise the scenario is UNSUPPORTED, and the reason lists every missing value. The scenario's
+expectations never change: only option values under which the reference engine gives the same
+compared outcome are substituted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from conformance._dependencies import Dependencies, compress, derive, scenario_digest
+from conformance._engine import ReferenceEngine
+from conformance._runner import PASS, run_scenario
+from conformance._scenarios import Scenario
+from reference_impl import InputError, option_registry, ruleset_ids
+from reference_impl._rulesets import load_ruleset
+
+Json = dict[str, Any]
+
+#: every value of the option
+ANY: Final = "all"
+#: the engine does not play the option's rule reliably: scenarios that depend on it are UNSUPPORTED
+UNSUPPORTED_OPTION: Final = "unsupported"
+#: the protocol's features (spec/protocol): what a scenario may `require`
+FEATURES: Final = ("rule_trace", "seeded_deal", "perft")
+
+#: one option's support: ANY, the tuple of supported values (JSON form), or None (unknown)
+Support = str | tuple[Any, ...] | None
+
+
+class DeclarationError(Exception):
+    """A hello whose declaration names an unknown ruleset, option or value (`where` is a JSON path)."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Configuration:
+    """One way the engine can be set up: `base` is the ruleset id sent in new_game (None: the
+    scenario's own, for the free configuration), `support` what it plays per option."""
+
+    base: str | None
+    support: Mapping[str, Support]
+    label: str
+
+    def of(self, option: str) -> Support:
+        return self.support.get(option)
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """An engine's hello, validated: its configurations and features."""
+
+    configurations: tuple[Configuration, ...]
+    claimed: tuple[str, ...]
+    features: frozenset[str]
+    declared_options: Mapping[str, Support]
+
+    def claims(self, ruleset_id: str) -> Configuration | None:
+        return next((c for c in self.configurations if c.base == ruleset_id), None)
+
+    def free(self) -> Configuration | None:
+        return next((c for c in self.configurations if c.base is None), None)
+
+
+def parse(hello: Json) -> Declaration:
+    """The declaration of a hello reply; DeclarationError names the field and what was expected."""
+    registry = option_registry()
+    known = ruleset_ids()
+    top = _options(hello.get("options") or {}, "hello.options", allow_unsupported=False)
+    configurations: list[Configuration] = []
+    claimed: list[str] = []
+    for i, item in enumerate(hello.get("rulesets") or ()):
+        where = f"hello.rulesets[{i}]"
+        if isinstance(item, str):
+            rid, exceptions = item, {}
+        elif isinstance(item, dict) and isinstance(item.get("id"), str):
+            rid = item["id"]
+            extra = sorted(set(item) - {"id", "options"})
+            if extra:
+                raise DeclarationError(f"{where}.{extra[0]}", "unexpected field; a ruleset claim is {id, options}")
+            raw = item.get("options", {})
+            if not isinstance(raw, dict):
+                raise DeclarationError(f"{where}.options", 'expected an object of option ids to "all", a list of values or "unsupported"')
+            exceptions = _options(raw, f"{where}.options", allow_unsupported=True)
+        else:
+            raise DeclarationError(where, 'expected a ruleset id, or {"id": <ruleset id>, "options": {...}}')
+        if rid not in known:
+            raise DeclarationError(where, f"unknown ruleset {rid!r}; the suite's rulesets are {', '.join(known)}")
+        if rid in claimed:
+            raise DeclarationError(where, f"ruleset {rid!r} is claimed twice")
+        claimed.append(rid)
+        values = load_ruleset(rid).options.as_json()
+        support: dict[str, Support] = {}
+        for name in registry:
+            if name in exceptions:
+                support[name] = exceptions[name]
+            else:
+                support[name] = _union((values[name],), top.get(name))
+        label = rid if not exceptions else f"{rid} (except {', '.join(sorted(exceptions))})"
+        configurations.append(Configuration(rid, support, label))
+    if top or not claimed:
+        configurations.append(Configuration(None, dict(top), "declared options"))
+    features = hello.get("features") or []
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        raise DeclarationError("hello.features", "expected a list of feature names")
+    return Declaration(tuple(configurations), tuple(claimed), frozenset(features), top)
+
+
+def _options(raw: Any, where: str, *, allow_unsupported: bool) -> dict[str, Support]:
+    if not isinstance(raw, dict):
+        raise DeclarationError(where, 'expected an object of option ids to "all" or a list of values')
+    registry = option_registry()
+    out: dict[str, Support] = {}
+    for name, support in raw.items():
+        spec = registry.get(name)
+        if spec is None:
+            raise DeclarationError(f"{where}.{name}", "unknown option; expected an option id of spec/options.yaml")
+        if support == ANY:
+            out[name] = ANY
+        elif support == UNSUPPORTED_OPTION and allow_unsupported:
+            out[name] = None
+        elif isinstance(support, list) and support:
+            values: list[Any] = []
+            for k, value in enumerate(support):
+                typed = spec.coerce(value)
+                if typed is None:
+                    raise DeclarationError(f"{where}.{name}[{k}]", f"expected {spec.expected()}, got {value!r}")
+                canonical = sorted(value) if isinstance(typed, frozenset) else value
+                if canonical not in values:
+                    values.append(canonical)
+            out[name] = tuple(values)
+        else:
+            allowed = '"all", a non-empty list of values or "unsupported"' if allow_unsupported else '"all" or a non-empty list of values'
+            raise DeclarationError(f"{where}.{name}", f"expected {allowed}, got {support!r}")
+    return out
+
+
+def _union(own: tuple[Any, ...], extra: Support) -> Support:
+    if extra == ANY:
+        return ANY
+    if isinstance(extra, tuple):
+        return own + tuple(v for v in extra if v not in own)
+    return own
+
+
+# ---------------------------------------------------------------- one scenario under a declaration
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """A value the scenario needs and the engine does not declare: the option, the values under
+    which the scenario passes (of those probed; empty: only a combination failed), and what the
+    engine declares for it (None: nothing)."""
+
+    option: str
+    passes: tuple[Any, ...]
+    declared: Support
+
+    def text(self) -> str:
+        wanted = " or ".join(_show(v) for v in compress(self.passes)) if self.passes else "its own value, with the others"
+        if self.declared is None:
+            return f"{self.option} = {wanted} (not declared)"
+        declared = ", ".join(_show(v) for v in self.declared) if isinstance(self.declared, tuple) else str(self.declared)
+        return f"{self.option} = {wanted} (declared: {declared})"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How a scenario runs for an engine: `scenario` is what is sent (None: UNSUPPORTED, `needs`
+    and `features` say why), `changes` the option values substituted, `configuration` its label."""
+
+    scenario: Scenario | None
+    configuration: str = ""
+    changes: Mapping[str, Any] = field(default_factory=dict)
+    needs: tuple[Need, ...] = ()
+    features: tuple[str, ...] = ()
+
+    @property
+    def supported(self) -> bool:
+        return self.scenario is not None
+
+    def reason(self) -> str:
+        if self.features:
+            return "requires the feature " + ", ".join(self.features)
+        return "needs " + "; ".join(n.text() for n in self.needs)
+
+    def note(self) -> str:
+        """What was substituted, for the report ('' when the scenario ran as written)."""
+        if not self.changes:
+            return ""
+        return f"run as {self.configuration} with " + ", ".join(f"{k} = {_show(v)}" for k, v in self.changes.items())
+
+
+DependenciesOf = Callable[[Scenario], Dependencies]
+
+
+def verdict(sc: Scenario, declaration: Declaration, dependencies: DependenciesOf) -> Verdict:
+    """How `sc` runs under `declaration` (module docstring), or why it cannot."""
+    missing_features = tuple(f for f in sc.requires if f not in declaration.features)
+    if missing_features:
+        return Verdict(None, features=missing_features)
+    own = declaration.claims(sc.ruleset)
+    order = [c for c in (own, declaration.free()) if c is not None]
+    order += [c for c in declaration.configurations if c not in order]
+    first: Verdict | None = None
+    for configuration in order:
+        found = _under(sc, configuration, dependencies)
+        if found.supported:
+            return found
+        first = first or found
+    assert first is not None  # a declaration always has a configuration
+    return first
+
+
+def _under(sc: Scenario, cfg: Configuration, dependencies: DependenciesOf) -> Verdict:
+    base = cfg.base or sc.ruleset
+    deps: Dependencies | None = None
+    candidates: dict[str, list[Any]] = {}
+    needs: list[Need] = []
+    for name, current in sc.resolved_options.items():
+        support = cfg.of(name)
+        if support == ANY or (isinstance(support, tuple) and current in support):
+            continue
+        deps = deps or dependencies(sc)
+        if support is None:
+            if deps.depends_on(name):
+                needs.append(Need(name, deps.passes[name], None))
+            continue
+        assert isinstance(support, tuple)
+        known = [v for v in support if deps.admits(name, v, current) is True]
+        unknown = [v for v in support if deps.admits(name, v, current) is None]
+        if not known and not unknown:
+            needs.append(Need(name, deps.passes[name], support))
+        else:
+            candidates[name] = known + unknown
+    if needs:
+        return Verdict(None, cfg.label, needs=tuple(needs))
+    if not candidates and base == sc.ruleset:
+        return Verdict(sc, cfg.label)
+    chosen = {name: values[0] for name, values in candidates.items()}
+    sent = _passing(sc, base, chosen)
+    if sent is not None:
+        return Verdict(sent, cfg.label, chosen)
+    # the first choices together change the outcome: one option at a time, each candidate in turn
+    chosen = {}
+    for name, values in candidates.items():
+        for value in values:
+            trial = chosen | {name: value}
+            if _passing(sc, base, trial, undecided_ok=True) is not None:
+                chosen = trial
+                break
+        else:
+            return Verdict(None, cfg.label, needs=(Need(name, (), cfg.of(name)),))
+    sent = _passing(sc, base, chosen)
+    if sent is None:
+        last = next(reversed(candidates))
+        return Verdict(None, cfg.label, needs=(Need(last, (), cfg.of(last)),))
+    return Verdict(sent, cfg.label, chosen)
+
+
+def _passing(sc: Scenario, base: str, changes: Mapping[str, Any], *, undecided_ok: bool = False) -> Scenario | None:
+    """The scenario sent as `base` with `changes`, if the reference engine passes it so. With
+    `undecided_ok`, values that do not yet form a valid ruleset (more changes may follow) count
+    as passing."""
+    try:
+        sent = sc.reconfigured(base, dict(changes))
+    except InputError:
+        return sc if undecided_ok else None
+    return sent if run_scenario(ReferenceEngine(), sent).outcome == PASS else None
+
+
+class Verdicts:
+    """Every scenario's verdict for one engine's declaration, each computed once. Dependencies
+    come from the corpus's stored file when its entry is current, else are derived on the spot."""
+
+    def __init__(self, declaration: Declaration, stored: Mapping[str, Dependencies] | None = None) -> None:
+        self.declaration = declaration
+        self._stored = stored or {}
+        self._dependencies: dict[str, Dependencies] = {}
+        self._verdicts: dict[str, Verdict] = {}
+
+    def dependencies(self, sc: Scenario) -> Dependencies:
+        found = self._dependencies.get(sc.id)
+        if found is None:
+            stored = self._stored.get(sc.id)
+            found = stored if stored is not None and stored.digest == scenario_digest(sc) else derive(sc)
+            self._dependencies[sc.id] = found
+        return found
+
+    def of(self, sc: Scenario) -> Verdict:
+        found = self._verdicts.get(sc.id)
+        if found is None:
+            found = self._verdicts[sc.id] = verdict(sc, self.declaration, self.dependencies)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class Unlock:
+    """One option the engine does not declare the needed values of: per value, the scenarios it
+    would let run on its own (`alone`), and those it is one of several missing values for (`partly`)."""
+
+    option: str
+    values: tuple[tuple[Any, int, int], ...]  # (value, alone, partly), best first
+
+    @property
+    def weight(self) -> float:
+        return self.values[0][1] + self.values[0][2] / 2 if self.values else 0.0
+
+    def text(self) -> str:
+        shown = [f"{_show(v)} (+{alone}" + (f", +{partly} partly)" if partly else ")") for v, alone, partly in self.values[:4]]
+        more = f" and {len(self.values) - 4} more values" if len(self.values) > 4 else ""
+        return f"{self.option} = " + " or ".join(shown) + more
+
+
+def unlocks(verdicts: Iterable[Verdict]) -> list[Unlock]:
+    """The options whose undeclared values keep the most UNSUPPORTED scenarios from running, most first.
+    A scenario that misses several values counts `partly` for each: declaring one brings it nearer."""
+    alone: Counter[tuple[str, str]] = Counter()
+    partly: Counter[tuple[str, str]] = Counter()
+    values: dict[tuple[str, str], Any] = {}
+    for v in verdicts:
+        if v.supported or v.features:
+            continue
+        for need in v.needs:
+            for value in need.passes:
+                key = (need.option, json.dumps(value, sort_keys=True))
+                values[key] = value
+                (alone if len(v.needs) == 1 else partly)[key] += 1
+    per_option: dict[str, list[tuple[Any, int, int]]] = {}
+    for (option, text), value in values.items():
+        per_option.setdefault(option, []).append((value, alone[(option, text)], partly[(option, text)]))
+    found = [Unlock(option, tuple(sorted(rows, key=lambda r: (-r[1], -r[2], json.dumps(r[0]))))) for option, rows in per_option.items()]
+    return sorted(found, key=lambda u: (-u.weight, u.option))

@@ -1,0 +1,292 @@
+"""Which options each scenario's outcome depends on: derived mechanically, stored beside the corpus.
+
+A scenario *depends on* an option when another value of that option, everything else equal,
+changes something the scenario compares, so that the reference engine fails the scenario. The
+derivation (docs: "How the suite decides what an engine can run"):
+
+1. The scenario is played once on the interpreted reference engine, recording every option the
+   engine reads (reference_impl._tracing). An option that is never read cannot change the run: the
+   engine is deterministic and consults the rules only through its options.
+2. Each option that was read is tried under every value of its probe domain (`probe_values`: all
+   values of booleans, enums, small ranges and small sets; for wide ranges and large sets the
+   extremes, the neighbours of the scenario's value and one change at a time). The option is a
+   dependency when some probe fails the scenario (or makes an invalid ruleset); the probes that pass
+   are stored with it.
+
+The result is `scenarios/dependencies.yaml`, written by `gostop-conformance dependencies --write`
+and checked by `gostop-conformance lint` (a stale file is a lint problem). Each entry carries the
+scenario's digest, so an edited scenario, or one of another corpus, is derived again when needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Final
+
+from conformance._engine import ReferenceEngine
+from conformance._runner import PASS, run_scenario
+from conformance._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
+from reference_impl import InputError, option_registry
+from reference_impl._rulesets import OptionSpec
+from reference_impl._tracing import can_trace
+from reference_impl._yamlio import load_yaml
+
+Json = dict[str, Any]
+
+#: the generated file, at the root of a corpus
+FILE_NAME: Final = DEPENDENCIES_FILE
+#: integer ranges up to this many values are probed whole
+_WHOLE_RANGE: Final = 31
+#: sets of up to this many members are probed as every subset
+_WHOLE_SET: Final = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Dependencies:
+    """The options one scenario depends on, each with the probed values under which it still passes."""
+
+    digest: str
+    passes: Mapping[str, tuple[Any, ...]]
+
+    def depends_on(self, option: str) -> bool:
+        return option in self.passes
+
+    def admits(self, option: str, value: Any, current: Any) -> bool | None:
+        """True if the scenario (whose value is `current`) passes with `value` for `option`, all
+        else equal; False if it fails; None if that value was not probed."""
+        if option not in self.passes or value in self.passes[option]:
+            return True
+        return False if value in probe_values(option_registry()[option], current) else None
+
+
+def probe_values(spec: OptionSpec, current: Any) -> list[Any]:
+    """The values of an option a scenario is tried under (JSON form, deterministic order); the
+    scenario's own value is included."""
+    t = spec.type
+    values: list[Any]
+    if t == "bool":
+        values = [False, True]
+    elif t == "enum":
+        values = list(spec.values)
+    elif t in ("int", "int_or_enum"):
+        assert spec.minimum is not None and spec.maximum is not None
+        values = [*spec.symbols, *_int_probes(spec.minimum, spec.maximum, current if isinstance(current, int) else None)]
+    else:  # subset, card_set, int_list: lists of members
+        members = list(spec.values)
+        if len(members) <= _WHOLE_SET:
+            values = [sorted(combo) for size in range(len(members) + 1) for combo in combinations(members, size)]
+        else:
+            own = sorted(current) if isinstance(current, list) else []
+            toggled = [sorted(set(own) ^ {m}) for m in members]
+            values = [[], sorted(members), *toggled]
+    if current not in values:
+        values.append(current)
+    out: list[Any] = []
+    for v in values:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def _int_probes(low: int, high: int, current: int | None) -> list[int]:
+    if high - low < _WHOLE_RANGE:
+        return list(range(low, high + 1))
+    picks = set(range(low, low + 11)) | {high}
+    if current is not None:
+        picks |= set(range(current - 3, current + 4))
+    picks |= {v for v in (20, 50, 100, 200, 500, 1000)}
+    return sorted(v for v in picks if low <= v <= high)
+
+
+def scenario_digest(sc: Scenario) -> str:
+    """What the scenario asks and checks, hashed: a stored entry with another digest is stale."""
+    content = {
+        "ruleset": sc.ruleset,
+        "options": sc.resolved_options,
+        "requires": list(sc.requires),
+        "rounds": [
+            {
+                "deal": rnd.deal,
+                "after_deal": rnd.after_deal,
+                "steps": [{"act": s.act, "expect": s.expect, "reject": s.reject} for s in rnd.steps],
+                "final": rnd.final,
+            }
+            for rnd in sc.rounds
+        ],
+        "match": sc.match,
+    }
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def derive(sc: Scenario) -> Dependencies:
+    """The options `sc` depends on (module docstring); InputError if it fails on the reference engine."""
+    reads: set[str] = set()
+    traced = can_trace()
+    first = run_scenario(ReferenceEngine(option_reads=reads if traced else None), sc)
+    if first.outcome != PASS:
+        raise InputError(
+            f"{sc.file}:{sc.line}",
+            f"scenario {sc.id} fails on the reference engine ({first.outcome}): its dependencies cannot be derived",
+        )
+    passes: dict[str, tuple[Any, ...]] = {}
+    for name, spec in option_registry().items():
+        if traced and name not in reads:
+            continue
+        current = sc.resolved_options[name]
+        kept: list[Any] = []
+        changed = False
+        for value in probe_values(spec, current):
+            if value == current or _passes_with(sc, {name: value}):
+                kept.append(value)
+            else:
+                changed = True
+        if changed:
+            passes[name] = tuple(kept)
+    return Dependencies(scenario_digest(sc), passes)
+
+
+def _passes_with(sc: Scenario, changes: Json) -> bool:
+    try:
+        other = sc.reconfigured(sc.ruleset, changes)
+    except InputError:  # not a valid ruleset: no engine plays it, and the scenario cannot run under it
+        return False
+    return run_scenario(ReferenceEngine(), other).outcome == PASS
+
+
+# ---------------------------------------------------------------- the whole corpus, in parallel
+
+_WORKER_CORPUS: dict[str, Scenario] = {}
+
+
+def _init_worker(root: str) -> None:
+    _WORKER_CORPUS.update({sc.id: sc for sc in load_corpus(Path(root))})
+
+
+def _derive_id(scenario_id: str) -> tuple[str, Dependencies]:
+    return scenario_id, derive(_WORKER_CORPUS[scenario_id])
+
+
+def derive_all(corpus: Sequence[Scenario], root: Path, jobs: int | None = None) -> dict[str, Dependencies]:
+    """Every scenario's dependencies, in corpus order, on `jobs` processes (default: every core);
+    the result does not depend on the number of processes."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(corpus) < 8:
+        return {sc.id: derive(sc) for sc in corpus}
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(str(root),)) as pool:
+        found = dict(pool.map(_derive_id, [sc.id for sc in corpus], chunksize=8))
+    return {sc.id: found[sc.id] for sc in corpus}
+
+
+# ---------------------------------------------------------------- the stored file
+
+_HEADER: Final = """\
+# Generated by `gostop-conformance dependencies --write`: do not edit (`gostop-conformance lint`
+# fails when it is stale). For each scenario, the options its outcome depends on, each with the
+# values (of those probed) under which the reference engine still passes it; an option that is not
+# listed changes nothing the scenario compares. How it is derived: conformance/_dependencies.py.
+"""
+
+
+def dump(deps: Mapping[str, Dependencies]) -> str:
+    """The file's text: deterministic, one line per dependency, integer runs written as `a..b`."""
+    lines = [_HEADER.rstrip("\n"), "schema_version: 1", "scenarios:"]
+    for sid, dep in deps.items():
+        lines.append(f"  {sid}:")
+        lines.append(f'    digest: "{dep.digest}"')  # quoted: an all-digit digest would read as a number
+        if not dep.passes:
+            lines.append("    depends: {}")
+            continue
+        lines.append("    depends:")
+        for name, values in dep.passes.items():
+            lines.append(f"      {name}: {json.dumps(compress(values), separators=(', ', ': '))}")
+    return "\n".join(lines) + "\n"
+
+
+def compress(values: Iterable[Any]) -> list[Any]:
+    """Runs of three or more consecutive integers as `a..b` strings (the file's form, and messages')."""
+    out: list[Any] = []
+    run: list[int] = []
+
+    def flush() -> None:
+        if len(run) >= 3:
+            out.append(f"{run[0]}..{run[-1]}")
+        else:
+            out.extend(run)
+        run.clear()
+
+    for v in values:
+        if isinstance(v, int) and not isinstance(v, bool) and run and v == run[-1] + 1:
+            run.append(v)
+            continue
+        flush()
+        if isinstance(v, int) and not isinstance(v, bool):
+            run.append(v)
+        else:
+            out.append(v)
+    flush()
+    return out
+
+
+def _expand(values: list[Any]) -> tuple[Any, ...]:
+    out: list[Any] = []
+    for v in values:
+        if isinstance(v, str) and ".." in v and v.replace("..", "", 1).lstrip("-").isdigit():
+            low, high = (int(x) for x in v.split(".."))
+            out.extend(range(low, high + 1))
+        else:
+            out.append(v)
+    return tuple(out)
+
+
+def load(root: Path) -> dict[str, Dependencies]:
+    """The stored dependencies of the corpus at `root` (empty when it has no file)."""
+    path = root / FILE_NAME
+    if not path.exists():
+        return {}
+    located = load_yaml(path, f"{root.name}/{FILE_NAME}")
+    data = located.data
+    entries = data.get("scenarios") if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        raise InputError(located.where(), "expected `scenarios:` mapping scenario ids to {digest, depends}")
+    out: dict[str, Dependencies] = {}
+    for sid, entry in entries.items():
+        where = located.where(["scenarios", sid])
+        if not isinstance(entry, dict) or not isinstance(entry.get("digest"), str) or not isinstance(entry.get("depends"), dict):
+            raise InputError(where, "expected {digest: <hex>, depends: {<option>: [values...]}}")
+        depends = entry["depends"]
+        if not all(isinstance(k, str) and isinstance(v, list) for k, v in depends.items()):
+            raise InputError(where, "expected each dependency as <option>: [values...]")
+        out[str(sid)] = Dependencies(entry["digest"], {k: _expand(v) for k, v in depends.items()})
+    return out
+
+
+def stale(corpus: Sequence[Scenario], stored: Mapping[str, Dependencies], root: Path, jobs: int | None = None) -> list[str]:
+    """Why the stored file is out of date, derived again from scratch: one line per scenario."""
+    fresh = derive_all(corpus, root, jobs)
+    problems = [f"{sid}: not in {FILE_NAME}" for sid in fresh if sid not in stored]
+    problems += [f"{sid}: in {FILE_NAME} but not in the corpus" for sid in stored if sid not in fresh]
+    for sid, dep in fresh.items():
+        old = stored.get(sid)
+        if old is None:
+            continue
+        if old.digest != dep.digest:
+            problems.append(f"{sid}: the scenario changed since {FILE_NAME} was written")
+        elif dict(old.passes) != dict(dep.passes):
+            problems.append(f"{sid}: depends on {_summary(dep)}, {FILE_NAME} says {_summary(old)}")
+    return problems
+
+
+def _summary(dep: Dependencies) -> str:
+    return ", ".join(sorted(dep.passes)) or "nothing"
+
+
+def write(path: Path, deps: Mapping[str, Dependencies]) -> None:
+    path.write_text(dump(deps), encoding="utf-8")

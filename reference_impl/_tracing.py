@@ -1,0 +1,51 @@
+"""Which options the engine reads while it plays: the evidence behind a scenario's option
+dependencies (conformance derives them; docs/dependencies in the site says how).
+
+An option the engine never reads during a run cannot change that run: the engine is
+deterministic and consults the rules only through `Options`. Recording the reads therefore tells
+which options are worth replaying under other values. Only the interpreted engine can be traced:
+compiled code reads the fields of its native classes directly, past any hook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any, Final
+
+from reference_impl._jsonapi import engine_build
+from reference_impl._rulesets import Options, Ruleset
+from reference_impl._yamlio import InputError
+
+_FIELDS: Final = frozenset(f.name for f in fields(Options))
+_traced_class: list[type[Options]] = []
+
+
+def can_trace() -> bool:
+    """Whether option reads can be recorded (the interpreted build)."""
+    return engine_build() == "interpreted"
+
+
+def traced(ruleset: Ruleset, reads: set[str]) -> Ruleset:
+    """The same ruleset, whose options add the name of every option the engine reads to `reads`."""
+    if not can_trace():
+        raise InputError("option tracing", "the engine is compiled with mypyc; option reads can only be recorded on the interpreted engine")
+    cls = _class()
+    options = cls(**{name: getattr(ruleset.options, name) for name in _FIELDS})
+    object.__setattr__(options, "_reads", reads)
+    return replace(ruleset, options=options)
+
+
+def _class() -> type[Options]:
+    # built on first use: on the compiled build, Options is a native class that Python code may not subclass
+    if not _traced_class:
+
+        class TracedOptions(Options):
+            __slots__ = ("_reads",)
+
+            def __getattribute__(self, name: str) -> Any:
+                if name in _FIELDS:
+                    object.__getattribute__(self, "_reads").add(name)
+                return object.__getattribute__(self, name)
+
+        _traced_class.append(TracedOptions)
+    return _traced_class[0]

@@ -1,0 +1,102 @@
+"""Option dependencies (conformance._dependencies): derived soundly, stored faithfully."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from conformance import ReferenceEngine, default_root, load_corpus, run_scenario
+from conformance import _dependencies as dependencies
+from conformance._dependencies import Dependencies, probe_values
+from reference_impl import InputError, option_registry
+from tests.conftest import needs_interpreted
+
+CORPUS = load_corpus()
+STORED = dependencies.load(default_root())
+#: a fixed sample across areas: the whole corpus is checked by `gostop-conformance lint` (CI)
+SAMPLE = random.Random(7).sample(CORPUS, 24)
+
+
+def test_every_scenario_of_the_corpus_has_a_current_entry() -> None:
+    """Digests only (cheap); lint derives the whole file again."""
+    assert [sc.id for sc in CORPUS] == list(STORED)
+    assert all(STORED[sc.id].digest == dependencies.scenario_digest(sc) for sc in CORPUS)
+
+
+@pytest.mark.parametrize("sc", SAMPLE[:6], ids=lambda sc: sc.id)
+def test_the_stored_entry_is_what_deriving_gives(sc) -> None:
+    assert dependencies.derive(sc) == STORED[sc.id]
+
+
+@needs_interpreted
+@pytest.mark.slow
+@pytest.mark.parametrize("sc", SAMPLE, ids=lambda sc: sc.id)
+def test_an_option_that_is_no_dependency_changes_nothing(sc) -> None:
+    """The soundness of the read trace: every option that is not a dependency (most of them never
+    probed, because the engine never read them) passes under every probe value, all else equal."""
+    dep = STORED[sc.id]
+    for name, spec in option_registry().items():
+        if dep.depends_on(name):
+            continue
+        for value in probe_values(spec, sc.resolved_options[name]):
+            try:
+                other = sc.reconfigured(sc.ruleset, {name: value})
+            except InputError:
+                continue  # no valid ruleset with the scenario's other values (deal_layout 8-10 for three players): never sent so
+            assert run_scenario(ReferenceEngine(), other).outcome == "PASS", f"{sc.id} fails with {name} = {value!r}"
+
+
+@pytest.mark.parametrize("sc", SAMPLE[:8], ids=lambda sc: sc.id)
+def test_a_dependency_fails_under_some_probe_and_passes_under_the_stored_values(sc) -> None:
+    dep = STORED[sc.id]
+    for name, passes in dep.passes.items():
+        spec = option_registry()[name]
+        current = sc.resolved_options[name]
+        assert current in passes
+        failing = [v for v in probe_values(spec, current) if v not in passes]
+        assert failing, f"{name} is listed but every probe passes"
+        value = failing[0]
+        try:
+            outcome = run_scenario(ReferenceEngine(), sc.reconfigured(sc.ruleset, {name: value})).outcome
+        except InputError:
+            continue  # no valid ruleset: a dependency by construction
+        assert outcome != "PASS", f"{sc.id} passes with {name} = {value!r}, which is stored as failing"
+
+
+def test_probe_domains() -> None:
+    reg = option_registry()
+    assert probe_values(reg["pi_bak"], True) == [False, True]
+    assert probe_values(reg["meong_mode"], "off") == list(reg["meong_mode"].values)
+    assert probe_values(reg["jjok_steal"], 1) == [0, 1, 2, 3, 4, 5]
+    wide = probe_values(reg["match_target_points"], 300)
+    assert wide[0] == "none" and 1 in wide and 10000 in wide and 297 in wide and 303 in wide and 5000 not in wide
+    assert probe_values(reg["dual_role_cards"], ["m09-animal"]) == [[], ["m05-animal"], ["m09-animal"], ["m05-animal", "m09-animal"]]
+    months = probe_values(reg["shake_x4_months"], [11, 12])
+    assert [] in months and [11] in months and [1, 11, 12] in months and list(range(1, 13)) in months
+
+
+def test_the_file_round_trips(tmp_path: Path) -> None:
+    deps = {
+        "a": Dependencies("0123", {"players": (2,), "junk_threshold": (1, 2, 3, 4, 7, 9, 10, 11), "extra_yaku": ([], ["yukdori"])}),
+        "b": Dependencies("4567", {}),
+    }
+    dependencies.write(tmp_path / "dependencies.yaml", deps)
+    text = (tmp_path / "dependencies.yaml").read_text()
+    assert 'junk_threshold: ["1..4", 7, "9..11"]' in text
+    assert dependencies.load(tmp_path) == deps
+
+
+def test_a_malformed_file_names_the_entry(tmp_path: Path) -> None:
+    (tmp_path / "dependencies.yaml").write_text("schema_version: 1\nscenarios:\n  a:\n    digest: 12\n    depends: [players]\n")
+    with pytest.raises(InputError, match=r"dependencies.yaml:3 at scenarios.a: expected \{digest"):
+        dependencies.load(tmp_path)
+
+
+def test_a_scenario_that_fails_on_the_reference_has_no_dependencies() -> None:
+    sc = CORPUS[0]
+    other = {"players": 3, "deal_layout": "7-6"} if sc.rules.players == 2 else {"players": 2, "deal_layout": "10-8"}
+    broken = sc.reconfigured(sc.ruleset, other)
+    with pytest.raises(InputError, match="fails on the reference engine"):
+        dependencies.derive(broken)
