@@ -26,7 +26,16 @@ from conformance._harness import XFAIL, engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
 from conformance._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
-from conformance._reporters import console_line, summary_lines, support_profile, write_jsonl, write_junit, write_markdown, write_reproducers
+from conformance._reporters import (
+    clean_report_dir,
+    console_line,
+    summary_lines,
+    support_profile,
+    write_jsonl,
+    write_junit,
+    write_markdown,
+    write_reproducers,
+)
 from conformance._runner import PASS, UNSUPPORTED
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
@@ -201,6 +210,8 @@ def _run(args: argparse.Namespace) -> int:
         "tags": args.tag,
         "shard": args.shard,
     }
+    if not args.no_reports:
+        clean_report_dir(args.report_dir)  # before anything can fail: no earlier run's green report survives this one
     try:
         report = run(
             chosen,
@@ -221,7 +232,9 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_FAIL
     if progress:
         print(file=sys.stderr)
-    for line in support_profile(report):
+    if report.aborted:
+        print(f"gostop-conformance: {report.aborted}", file=sys.stderr)
+    for line in [] if report.aborted else support_profile(report):
         if not args.quiet:
             print(line)
     for record in report.records:

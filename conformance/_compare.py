@@ -3,10 +3,11 @@ presentation order is never normative. Only the fields an expectation names are 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from reference_impl import deck
 
@@ -26,13 +27,61 @@ class Mismatch:
 
     def text(self) -> str:
         note = f" ({self.note})" if self.note else ""
-        return f"{self.where}: {self.path}{note}\n    expected: {_show(self.expected)}\n    actual:   {_show(self.actual)}"
+        lines = [f"{self.where}: {self.path}{note}"]
+        diff = card_difference(self.expected, self.actual)
+        if diff is not None and max(len(self.expected), len(self.actual)) > _SHORT_PILE:
+            lines.append(f"    {diff}")  # a one-card difference in a 20-card pile: the difference, not two lists
+        else:
+            lines += [f"    expected: {show(self.expected)}", f"    actual:   {show(self.actual)}"]
+            if diff is not None:
+                lines.append(f"    ({diff})")
+        return "\n".join(lines)
+
+    def brief(self) -> str:
+        """The mismatch in one line (summary.md's first problem)."""
+        diff = card_difference(self.expected, self.actual)
+        if diff is not None:
+            return diff
+        return f"expected {_clip(show(self.expected))}, got {_clip(show(self.actual))}"
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, list) and value and all(isinstance(v, str) and v in deck().by_id for v in value):
-        return " ".join(sorted(value, key=lambda c: deck().by_id[c].index))
-    return repr(value)
+#: card lists up to this long are shown whole, with their difference
+_SHORT_PILE: Final = 6
+
+
+def _is_cards(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v in deck().by_id for v in value)
+
+
+def card_difference(expected: Any, actual: Any) -> str | None:
+    """`missing ...; extra ...` between two card lists (as multisets), or None if either is not one."""
+    if not (_is_cards(expected) and _is_cards(actual)) or (not expected and not actual):
+        return None
+    want, got = Counter(expected), Counter(actual)
+    missing, extra = sorted((want - got).elements(), key=_index), sorted((got - want).elements(), key=_index)
+    parts = [f"{len(expected)} cards expected, {len(actual)} reported"]
+    if missing:
+        parts.append("missing " + " ".join(missing))
+    if extra:
+        parts.append("extra " + " ".join(extra))
+    return "; ".join(parts)
+
+
+def _index(card: str) -> int:
+    return deck().by_id[card].index
+
+
+def show(value: Any) -> str:
+    """A value as JSON (what engine authors in any language read), card lists in deck order."""
+    if _is_cards(value) and value:
+        value = sorted(value, key=_index)
+    if isinstance(value, _Missing):
+        return "(missing)"
+    return json.dumps(value, ensure_ascii=False, default=repr)
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def cards_equal(expected: Sequence[str], actual: Any) -> bool:

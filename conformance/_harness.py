@@ -115,6 +115,9 @@ class RunReport:
     #: scenarios that must actually run (not UNSUPPORTED) for the run to pass: a run that checked
     #: nothing, or too little, is never green
     min_checked: int = 1
+    #: why nothing ran when the engine failed its handshake (its stderr in `stderr`), else None
+    aborted: str | None = None
+    stderr: str = ""
 
     def checked(self) -> int:
         """Scenarios that ran against the engine (whatever their outcome)."""
@@ -132,7 +135,7 @@ class RunReport:
         )
 
     def ok(self) -> bool:
-        return not self.failed() and self.too_little_checked() is None
+        return self.aborted is None and not self.failed() and self.too_little_checked() is None
 
     def counts(self) -> Counter[str]:
         counts = Counter(r.outcome for r in self.records)
@@ -179,6 +182,7 @@ class RunReport:
             "checked": self.checked(),
             "min_checked": self.min_checked,
             "ok": self.ok(),
+            **({"aborted": self.aborted} if self.aborted else {}),
             "complete": self.complete,
             "stale_known_failures": [k.id for k in self.ledger_stale],
         }
@@ -225,12 +229,21 @@ def run(
     ledger = ledger or {}
     start = time.perf_counter()
     first = factory()
-    hello = first.hello()  # a handshake failure propagates: nothing can run
+
+    def aborted(why: str, hello: Json) -> RunReport:
+        stderr = first.stderr.text() if isinstance(first, StdioEngine) else ""
+        first.close()
+        seconds = time.perf_counter() - start
+        return RunReport(label, command, hello, [], [], strict, False, seconds, selection or {}, min_checked, why, stderr)
+
+    try:
+        hello = first.hello()
+    except EngineError as exc:  # nothing can run; the report says why
+        return aborted(f"the engine failed its handshake: {exc.kind}: {exc.message}", {})
     try:
         verdicts = Verdicts(parse(hello), dependencies)
     except DeclarationError as exc:
-        first.close()
-        raise EngineError("protocol", f"the hello reply's declaration is not valid: {exc}") from None
+        return aborted(f"the engine failed its handshake: protocol: the hello reply's declaration is not valid: {exc}", hello)
     engines = [first] + [factory() for _ in range(max(1, jobs) - 1)]
     records: list[Record | None] = [None] * len(scenarios)
     lock = threading.Lock()

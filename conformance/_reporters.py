@@ -3,8 +3,12 @@ reproducer folder for every scenario that did not pass. All deterministic unless
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shlex
+import shutil
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Final
@@ -33,6 +37,12 @@ def console_line(record: Record) -> str:
 
 
 def summary_lines(report: RunReport) -> list[str]:
+    if report.aborted:
+        lines = [f"NOT GREEN: {report.aborted}"]
+        tail = report.stderr.strip().splitlines()[-10:]
+        if tail:
+            lines += ["engine stderr (last lines):", *(f"  {line}" for line in tail)]
+        return [*lines, "nothing was run"]
     counts = report.counts()
     parts = ", ".join(f"{n} {k.lower()}" for k, n in sorted(counts.items()))
     lines = [f"{len(report.records)} scenarios against {report.engine_label}: {parts}"]
@@ -98,7 +108,14 @@ def write_junit(report: RunReport, path: Path) -> None:
         errors=str(sum(1 for r in report.records if r.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "NOT_RUN"))),
         skipped=str(counts[UNSUPPORTED] + counts["XFAIL"]),
     )
-    too_little = report.too_little_checked()
+    if report.aborted:
+        suite.set("errors", "1")
+        suite.set("tests", "1")
+        case = ET.SubElement(suite, "testcase", classname="gostop-conformance", name="handshake")
+        ET.SubElement(case, "error", message="the engine failed its handshake").text = report.aborted
+        if report.stderr:
+            ET.SubElement(case, "system-err").text = report.stderr[-20000:]
+    too_little = None if report.aborted else report.too_little_checked()
     if too_little:
         # a CI dashboard that shows only junit.xml must not show a run that checked nothing as green
         suite.set("failures", str(int(suite.get("failures", "0")) + 1))
@@ -127,6 +144,7 @@ def write_markdown(report: RunReport, path: Path) -> None:
     lines = [
         f"## gostop-conformance: {engine.get('name', report.engine_label)} {engine.get('version', '')}".rstrip(),
         "",
+        *_aborted_markdown(report),
         f"**{counts[PASS]} passed, {report.failed()} failed** of {len(report.records)} scenarios"
         + f" ({report.checked()} checked)"
         + ("" if report.complete else " — **incomplete run**"),
@@ -141,8 +159,7 @@ def write_markdown(report: RunReport, path: Path) -> None:
     if bad:
         lines += ["", "| scenario | outcome | first problem |", "| --- | --- | --- |"]
         for r in bad[:200]:
-            first = (r.result.mismatches[0].path if r.result and r.result.mismatches else (r.result.error if r.result else r.reason)) or ""
-            lines.append(f"| `{r.scenario.id}` | {r.outcome} | {str(first).replace('|', '/')[:160]} |")
+            lines.append(f"| `{r.scenario.id}` | {r.outcome} | {_cell(first_problem(r))} |")
     groups = unsupported_groups(report)
     if groups:
         lines += ["", "### Unsupported, by what the engine does not declare", ""]
@@ -154,30 +171,103 @@ def write_markdown(report: RunReport, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def first_problem(record: Record) -> str:
+    """One line a person can act on: where, what, expected against actual (card lists as what is missing and extra)."""
+    result = record.result
+    if result is not None and result.mismatches:
+        m = result.mismatches[0]
+        step = m.where.removeprefix(f"{record.scenario.id} ")
+        more = f" (+{len(result.mismatches) - 1} more)" if len(result.mismatches) > 1 else ""
+        return f"{step}: {m.path}: {m.brief()}{more}"
+    if result is not None and result.error:
+        return result.error
+    return record.reason or ""
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell."""
+    flat = " ".join(text.split()).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+    return flat if len(flat) <= 240 else flat[:239] + "…"
+
+
+def clean_report_dir(out: Path) -> None:
+    """Remove what an earlier run wrote here (its reports and reproducer folders), so that nothing
+    stale is published with this run's results; nothing else in the folder is touched."""
+    for name in REPORT_FILES:
+        (out / name).unlink(missing_ok=True)
+    repro = out / "repro"
+    if repro.is_dir():
+        for folder in repro.iterdir():
+            if folder.is_dir() and (folder / "replay.sh").exists():
+                shutil.rmtree(folder)
+        with contextlib.suppress(OSError):
+            repro.rmdir()  # only when empty
+
+
+#: the report files of a run, in the report folder
+REPORT_FILES: Final = ("report.jsonl", "junit.xml", "summary.md")
+
+
+def _aborted_markdown(report: RunReport) -> list[str]:
+    if not report.aborted:
+        return []
+    fence = "~~~~"  # the engine's stderr may hold backticks
+    stderr = ["The engine's stderr ended with:", "", fence, report.stderr[-4000:].replace(fence, "~ ~"), fence, ""] if report.stderr else []
+    return [f"**Not green: {_cell(report.aborted)}.** Nothing was run.", "", *stderr]
+
+
 def write_reproducers(report: RunReport, folder: Path, scenarios_root: Path) -> list[Path]:
-    """For every non-pass: the scenario, the message transcript both ways, stderr and a replay command."""
+    """For every non-pass: the scenario, the message transcript both ways (JSON Lines), the
+    engine's stderr and a replay script that works from any directory."""
     written: list[Path] = []
     for record in report.records:
-        if record.outcome in (PASS, UNSUPPORTED, "XFAIL"):
+        if record.outcome in (PASS, UNSUPPORTED, "XFAIL", "NOT_RUN"):
             continue
         sc = record.scenario
         out = folder / sc.id
         out.mkdir(parents=True, exist_ok=True)
         (out / "scenario.yaml").write_text(yaml.safe_dump(_scenario_json(record), sort_keys=False, allow_unicode=True), encoding="utf-8")
         with (out / "transcript.jsonl").open("w", encoding="utf-8") as t:
-            if record.engine_transcript:
-                for direction, line in record.engine_transcript:
-                    t.write(f"{direction} {line}\n")
-            elif record.result is not None:
-                for kind, request, reply in record.result.transcript:
-                    t.write(f"> {_dumps({'cmd': kind, **request})}\n< {_dumps(reply)}\n")
+            for line in transcript_lines(record):
+                t.write(_dumps(line) + "\n")
         (out / "stderr.txt").write_text(record.stderr, encoding="utf-8")
         (out / "result.txt").write_text(console_line(record) + "\n", encoding="utf-8")
-        engine = f" --engine {shlex.quote(shlex.join(report.engine_command))}" if report.engine_command else ""
-        replay = f"gostop-conformance run{engine} --scenarios {shlex.quote(str(scenarios_root))} --id {sc.id}\n"
-        (out / "replay.sh").write_text("#!/bin/sh\n" + replay, encoding="utf-8")
+        replay = out / "replay.sh"
+        replay.write_text(_replay_script(report, scenarios_root, sc.id), encoding="utf-8")
+        replay.chmod(0o755)
         written.append(out)
     return written
+
+
+def transcript_lines(record: Record) -> list[Json]:
+    """Every message of the scenario, in order, one JSON object each: {"to": "engine"|"harness",
+    "message": ...}, or "line" for what the engine wrote that is not JSON."""
+    out: list[Json] = []
+    if record.engine_transcript:
+        for direction, line in record.engine_transcript:
+            to = "engine" if direction == ">" else "harness"
+            try:
+                out.append({"to": to, "message": json.loads(line)})
+            except ValueError:
+                out.append({"to": to, "line": line})
+    elif record.result is not None:  # in process: the requests and replies as objects
+        for kind, request, reply in record.result.transcript:
+            out += [{"to": "engine", "message": {"cmd": kind, **request}}, {"to": "harness", "message": reply}]
+    return out
+
+
+def _replay_script(report: RunReport, scenarios_root: Path, scenario_id: str) -> str:
+    """One scenario again, from any directory: the run's own interpreter, its working directory
+    (the engine command may be relative to it) and the absolute corpus path."""
+    argv = [sys.executable, "-m", "conformance", "run", "--scenarios", str(scenarios_root.resolve()), "--id", scenario_id, "--no-reports"]
+    if report.engine_command:
+        argv[4:4] = ["--engine", shlex.join(report.engine_command)]
+    return (
+        "#!/bin/sh\n"
+        f"# Runs scenario {scenario_id} again against the engine of the run that wrote this folder.\n"
+        f"cd {shlex.quote(os.getcwd())} || exit 2\n"
+        f"exec {shlex.join(argv)}\n"
+    )
 
 
 def _scenario_json(record: Record) -> Json:

@@ -4,6 +4,7 @@ and reproducer folders, exit codes."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -43,11 +44,49 @@ def test_failure_writes_a_reproducer(root: Path, tmp_path: Path) -> None:
     assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(out)) == 1
     repro = out / "repro" / "harness-jjok"
     assert sorted(p.name for p in repro.iterdir()) == ["replay.sh", "result.txt", "scenario.yaml", "stderr.txt", "transcript.jsonl"]
-    transcript = (repro / "transcript.jsonl").read_text()
-    assert transcript.startswith("> ") and "\n< " in transcript and '"cmd":"new_game"' in transcript
+    lines = [json.loads(line) for line in (repro / "transcript.jsonl").read_text().splitlines()]  # JSON Lines
+    assert lines[0]["to"] == "engine" and lines[0]["message"]["cmd"] == "new_game"
+    assert lines[1]["to"] == "harness" and "state" in lines[1]["message"]
+    assert all(set(line) == {"to", "message"} for line in lines)
     assert "--id harness-jjok" in (repro / "replay.sh").read_text()
     junit = (out / "junit.xml").read_text()
     assert 'failures="1"' in junit and "<failure" in junit
+    summary = (out / "summary.md").read_text()
+    problem = "step 1 (P0 play card=m09-junk-1): captured[0]: 3 cards expected, 2 reported; missing m04-junk-1 (+1 more)"
+    assert f"| `harness-jjok` | FAIL | {problem} |" in summary
+
+
+def test_the_replay_script_works_from_any_directory(root: Path, tmp_path: Path) -> None:
+    engine = f"{sys.executable} {FAKE} one_rule_wrong"
+    out = tmp_path / "r"
+    assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(out)) == 1
+    script = out / "repro" / "harness-jjok" / "replay.sh"
+    proc = subprocess.run([str(script)], check=False, cwd="/", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert "\nFAIL harness-jjok\n" in proc.stdout and "0 passed, 1 failed" in proc.stdout
+
+
+def test_a_run_leaves_no_earlier_report_behind(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} one_rule_wrong", "--report-dir", str(out)) == 1
+    (out / "mine.txt").write_text("not the harness's")
+    assert (out / "repro" / "harness-jjok").is_dir()
+    assert cli("--scenarios", str(root), "--report-dir", str(out)) == 0
+    assert not (out / "repro").exists() and (out / "mine.txt").exists()
+
+
+def test_a_handshake_failure_writes_failing_reports(root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An earlier run's green junit.xml must not be what CI publishes after a handshake failure."""
+    out = tmp_path / "r"
+    assert cli("--scenarios", str(root), "--report-dir", str(out)) == 0
+    assert cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} crash_at_start", "--report-dir", str(out)) == 1
+    captured = capsys.readouterr()
+    assert "the engine failed its handshake" in captured.err and "refusing to start" in captured.out
+    junit = (out / "junit.xml").read_text()
+    assert 'name="handshake"' in junit and 'errors="1"' in junit and "refusing to start" in junit
+    footer = json.loads((out / "report.jsonl").read_text().splitlines()[-1])
+    assert footer["ok"] is False and "handshake" in footer["aborted"]
+    assert "Not green" in (out / "summary.md").read_text()
 
 
 def test_known_failures_ledger(root: Path, tmp_path: Path) -> None:
@@ -64,7 +103,7 @@ def test_known_failures_ledger(root: Path, tmp_path: Path) -> None:
         out = tmp_path / name
         assert cli("--scenarios", str(root), *extra, "--known-failures", str(ledger), "--report-dir", str(out)) == 0
         lines = (out / "repro" / "harness-jjok" / "transcript.jsonl").read_text().splitlines()
-        assert [line[:1] for line in lines[:2]] == [">", "<"] and '"new_game"' in lines[0]
+        assert [json.loads(line)["to"] for line in lines[:2]] == ["engine", "harness"] and '"new_game"' in lines[0]
     stale = tmp_path / "stale.yaml"
     stale.write_text("known_failures:\n  - {id: no-such-scenario, reason: gone}\n")
     assert cli("--scenarios", str(root), "--known-failures", str(stale), "--no-reports") == 0

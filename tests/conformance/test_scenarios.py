@@ -91,7 +91,7 @@ def test_a_wrong_expectation_fails_with_the_step_and_both_values(tmp_path: Path)
     assert result.outcome == "FAIL"
     text = result.text()
     assert "step 1 (P0 play card=m09-junk-1): captured[0]" in text
-    assert "expected: m09-junk-1" in text and "actual:   m09-junk-1 m09-junk-2" in text
+    assert 'expected: ["m09-junk-1"]' in text and 'actual:   ["m09-junk-1", "m09-junk-2"]' in text and "extra m09-junk-2" in text
 
 
 def test_expected_rejection_that_is_accepted_fails(tmp_path: Path) -> None:
@@ -186,3 +186,13 @@ def test_a_corpus_root_that_is_not_a_directory_is_an_error(tmp_path: Path, kind:
     state = "does not exist" if kind == "missing" else "is a file"
     with pytest.raises(InputError, match=f"expected a directory of scenario files, but it {state}"):
         load_corpus(root)
+
+
+def test_a_long_pile_that_differs_by_a_card_shows_the_difference() -> None:
+    from conformance import Mismatch
+
+    pile = [f"m{m:02d}-junk-1" for m in range(1, 12)]
+    swapped = [*pile[:-1], "m11-junk-2"]
+    text = Mismatch("step 3", "captured[1]", pile, swapped).text()
+    assert text.splitlines()[1].strip() == "11 cards expected, 11 reported; missing m11-junk-1; extra m11-junk-2"
+    assert "m01-junk-1" not in text
