@@ -139,6 +139,9 @@ const COMMON_EXCEPTIONS = {
   // shown and then a card of that month must be played at once; web/main.ts renderSpecials offers
   // it as a button before the play. That is a shake declared with the triple-card play.
   shake_declaration: ["with_triple_card_play"],
+  // play.ts declareShake and playBomb each add one to shakeCount (x2 each in Scorer.settle): a
+  // month shaken and then bombed counts twice (the app shows the bomb button after a shake).
+  shake_then_bomb_stacks: [true],
   // play.ts scoreAndFinish / declareGo: Go or Stop is offered whenever the score reaches the
   // threshold and rose, also on the actor's (or the round's) last turn; Go is never refused.
   go_on_last_turn: ["allowed"],
@@ -153,7 +156,10 @@ const COMMON_EXCEPTIONS = {
   bright_3: "all",
   bright_3_rain: "all",
   bright_5: "all",
-  animal_threshold: "all",
+  // score.ts Scorer.settle grants meongbak only with animal points (animalPoints > 0): with an
+  // animal threshold above 7 seven animals score nothing and there is no meongbak, which our
+  // meongbak_7_and_loser_zero would still give, so only thresholds up to 7 are claimed.
+  animal_threshold: [1, 2, 3, 4, 5, 6, 7],
   ribbon_threshold: "all",
   junk_threshold: "all",
   godori_points: "all",
@@ -300,26 +306,18 @@ class Round {
     const before = this.snap();
     const stackOwner = new Map((deal.stacks ?? []).map((s) => [s.month, s.owner]));
     const log = this.record(() => {
-      if (fresh) {
-        // web/main.ts dealAndStart: exactly this order
-        if (!this.engine.applyHandChongtong() && !this.engine.applyFloorChongtong()) {
-          this.engine.applyFloorBbeok();
-          this.engine.applyFloorBonus();
+      // web/main.ts dealAndStart, in its order; a chongtong (hand or table four) only ends a fresh
+      // round, as the protocol says
+      if (!fresh || (!this.engine.applyHandChongtong() && !this.engine.applyFloorChongtong())) {
+        this.engine.applyFloorBbeok(); // three of a month on the table: a stack of nobody (-1)
+        // a mid-game deal names the owner of a stack made by a ppeok (the engine's bbeokCreator)
+        for (const [month, owner] of stackOwner) {
+          if (owner !== null && owner !== undefined && state.bbeokCreator.has(month)) state.bbeokCreator.set(month, this.eng(owner));
         }
-      } else {
-        // a mid-game deal: its three-card months are stacks (the engine's bbeokCreator), owned as
-        // the deal says (-1: a dealt triple, as applyFloorBbeok registers it)
-        state.playCount = Math.max(1, this.turnNo);
-        const counts = new Map();
-        for (const c of state.floor) if (c.month) counts.set(c.month, (counts.get(c.month) ?? 0) + 1);
-        for (const [month, count] of counts) {
-          if (count === 3) {
-            const owner = stackOwner.get(month);
-            state.bbeokCreator.set(month, owner === undefined || owner === null ? -1 : this.eng(owner));
-          }
-        }
+        this.engine.applyFloorBonus();
       }
     });
+    if (!fresh) state.playCount = Math.max(1, this.turnNo); // hand plays so far (첫뻑 looks at it)
     const first = this.seat(state.current);
     this.dealEvents = [{ kind: "deal", cards: [], dealer: this.dealer, first_player: first }];
     this.dealEvents.push(...this.translate(log, before, { type: "deal" }));
@@ -376,17 +374,21 @@ class Round {
     const stacks = [];
     for (const c of st.floor) {
       const id = idOf(c);
-      if (id === paused || isBonusId(id)) continue; // a bonus card on the table is one buried in a ppeok stack
+      // a bonus card buried in a ppeok stack carries the stack's month (playHandCard): stacks[].bonus
+      if (id === paused || (isBonusId(id) && st.bbeokCreator.has(c.month))) continue;
       table.push(id);
     }
-    for (const [month, creator] of [...st.bbeokCreator.entries()].sort((a, b) => a[0] - b[0])) {
+    // A stack is three cards of a month on the table: the engine registers who made it
+    // (bbeokCreator; -1 for a dealt triple), and captureInto takes three of a month whole (with
+    // resolveThreePileSteal's steal) even when it was never registered, as happens to a triple
+    // completed by a table bonus replacement (web/main.ts calls applyFloorBbeok before
+    // applyFloorBonus).
+    for (let month = 1; month <= 12; month++) {
       const here = st.floor.filter((c) => c.month === month).map(idOf);
-      stacks.push({
-        month,
-        owner: creator < 0 ? null : this.seat(creator),
-        cards: here.filter((id) => !isBonusId(id)),
-        bonus: here.filter(isBonusId),
-      });
+      const cards = here.filter((id) => !isBonusId(id) && id !== paused);
+      if (cards.length < 3) continue;
+      const creator = st.bbeokCreator.get(month);
+      stacks.push({ month, owner: creator === undefined || creator < 0 ? null : this.seat(creator), cards, bonus: here.filter(isBonusId) });
     }
     return {
       decision: this.decision(),
@@ -446,7 +448,10 @@ class Round {
     for (const m of [...held.keys()].sort((a, b) => a - b)) {
       if (this.engine.canBomb(m)) out.push({ type: "bomb", player, month: m });
     }
-    if (this.engine.canFlipOnly()) out.push({ type: "skip", player });
+    // the card debt of a bomb (cardDebt) is paid with flip-only turns once the hand is empty:
+    // web/main.ts drive (human) and ai.ts doPlay (AI) call flipOnly only then, and the app has no
+    // skip button; with an empty hand it is the only action
+    if (p.hand.length === 0 && this.engine.canFlipOnly()) out.push({ type: "skip", player });
     return out;
   }
 
@@ -498,7 +503,10 @@ class Round {
         if (a.take !== undefined) {
           const t = on.findIndex((c) => idOf(c) === a.take);
           if (t < 0) return err("wrong_month", `${a.take} is not a table card of month ${card.month}`);
-          if (on.length === 2 && !st.bbeokCreator.has(card.month)) choice = t; // playHandCard's floorChoice
+          // playHandCard's floorChoice, given only where the app asks (handFloorChoice: two table
+          // cards of different kinds); otherwise the app passes -1 and the engine takes the
+          // higher-ranked card itself (captureInto/captureRank), whatever was named
+          if (this.floorChoices(card.month)) choice = t;
         } else if (this.floorChoices(card.month)) {
           return err("take_required", `two different table cards of month ${card.month}: name one with take`);
         }
@@ -529,6 +537,13 @@ class Round {
       }
       case "skip":
         if (!this.engine.canFlipOnly()) return err("no_skip_credit", `seat ${a.player} holds no usable skip credit`);
+        if (p.hand.length > 0 && p.hand.every((c) => c.kind === HwatuKind.Bonus)) {
+          return err("must_play_bonus", "only bonus cards are left in hand: the app lets the player play one (no skip while the hand holds cards)");
+        }
+        if (p.hand.length > 0) {
+          // no rejection code says "not while you hold cards": the nearest is no_skip_credit
+          return err("no_skip_credit", "gostop-ts pays a bomb's card debt (skip credits) only once the hand is empty (web/main.ts drive, ai.ts doPlay)");
+        }
         run = () => this.engine.flipOnly();
         break;
       case "shake":
@@ -613,7 +628,10 @@ class Round {
           const got = minus(snap.captured[e.playerIndex], prev.captured[e.playerIndex]).filter(isBonusId);
           if (a.type === "deal") {
             // applyFloorBonus: the bonus goes to the dealer, the table gets the next ordinary card
-            const replacement = minus(after.floor, before.floor).filter((id) => !isBonusId(id));
+            // applyFloorBonus: the next ordinary card to reach the table after this event
+            const later = [...log.slice(i + 1).map((x) => x.snap), after];
+            const next = later.find((x) => minus(x.floor, snap.floor).some((id) => !isBonusId(id))) ?? after;
+            const replacement = minus(next.floor, snap.floor).filter((id) => !isBonusId(id));
             head.push({ kind: "table_bonus", player: who, cards: [...got, ...replacement.slice(0, 1)] });
           } else if (a.type === "bonus" && got.includes(a.card)) {
             const replacement = minus(after.hands[e.playerIndex], before.hands[e.playerIndex]);
@@ -708,9 +726,12 @@ class Round {
     if (a.type !== "deal") {
       // capture: what the actor gained from the table, the hand and the stock (not from opponents'
       // piles; not a bonus card played from the hand, reported by its own event)
+      // steals: one event per giver, in the order the engine took from them (stealPiFromOthers
+      // walks engine indices from 0, the dealer)
       const stolen = new Map();
-      for (let o = 0; o < this.n; o++) {
-        if (o === actorE) continue;
+      const givers = log.filter(({ e }) => e.kind === PlayEventKind.PiSteal && e.month === 0).map(({ e }) => e.victimIndex);
+      for (const o of [...new Set(givers), ...Array.from({ length: this.n }, (_, k) => k)]) {
+        if (o === actorE || stolen.has(o)) continue;
         const lost = minus(before.captured[o], after.captured[o]);
         if (lost.length) stolen.set(o, lost);
       }
@@ -792,8 +813,13 @@ class Round {
       if (settle.gwangbak) baks.push("gwang_bak");
       if (settle.pibak) baks.push("pi_bak");
       if (settle.meongbak) baks.push("meong_bak");
-      if (results[e].gobak) baks.push("go_bak");
-      out.losers.push({ seat: s, baks, amount: settle.points, pays: -net[s], exempt: false });
+      // finalSettlement marks the Go-caller gobak even at gobakMultiplier 1, where two players pay
+      // nothing extra (go_bak_mode off) and three players pay for all (pay_for_all)
+      if (results[e].gobak && (this.n > 2 || this.engine.rules.score.gobakMultiplier > 1)) baks.push("go_bak");
+      // amount: what this loser owes on their own account; with one loser the go-bak doubling
+      // (finalSettlement: total x gobakMultiplier) is their own, with two it is the pay-for-all
+      const amount = this.n === 2 ? -net[s] : settle.points;
+      out.losers.push({ seat: s, baks, amount, pays: -net[s], exempt: false });
     }
     if (first) {
       const bakFactor = (first.gwangbak ? 2 : 1) * (first.pibak ? 2 : 1) * (first.meongbak ? 2 : 1);
