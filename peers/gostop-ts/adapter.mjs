@@ -117,9 +117,11 @@ const COMMON_EXCEPTIONS = {
   // play.ts applyHandChongtong: holders are looked for from engine index 0 (the dealer) on and the
   // first one found wins at once.
   multiple_chongtong: ["dealer_first_in_turn_order"],
-  // play.ts finalSettlement: chongtong and three-ppeok wins pay the fixed amount, no multiplier;
-  // the engine has no nagari carry at all (only web/main.ts multiplies money by its stakes).
-  chongtong_multipliers: ["none"],
+  // play.ts finalSettlement: chongtong and three-ppeok wins pay the fixed amount, no multiplier.
+  // The game does carry void rounds, but outside the engine's API: web/main.ts multiplies every
+  // payment, these included, by its stakes (x2 per nagari, no cap). The adapter cannot reproduce
+  // that and refuses deals with a carry, so whatever depends on the carry is unsupported here.
+  chongtong_multipliers: "unsupported",
   // play.ts playHandCard (ppeok branch): buryBonus = pendingBonus (bonus cards played from the
   // hand this turn) + flipBonus, all moved from the captured pile into the ppeok stack.
   bonus_joins_ppeok: ["all_bonus_this_turn"],
@@ -581,7 +583,8 @@ class Round {
       // every check the engine makes is made above first, so this is an engine error mid-action
       return err("internal", `gostop-ts threw: ${e && e.message}`);
     }
-    if (["play", "bomb", "skip"].includes(a.type) && !pausedCaptures) this.turnNo += 1;
+    // a turn ends with its hand action, or with the choice it paused for
+    if (["play", "bomb", "skip", "take"].includes(a.type) && st.phase !== GamePhase.AwaitingFlipChoice) this.turnNo += 1;
     const events = this.translate(log, before, a, pausedCaptures);
     return { events, state: this.state() };
   }
