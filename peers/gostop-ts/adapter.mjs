@@ -90,6 +90,9 @@ const STANDARD_IDS = MONTHS.flatMap((m) =>
     throw new Error("gostop-ts adapter: the engine's catalogue no longer maps onto our card ids");
   }
 }
+// canonical order of spec/deck.yaml (month-major, then kind), for listing choices in a stable order
+const INDEX = new Map([...STANDARD_IDS, "bonus-2a", "bonus-2b", "bonus-3", "bonus-2c"].map((id, k) => [id, k]));
+const byIndex = (a, b) => INDEX.get(a) - INDEX.get(b);
 const ALL_IDS = new Set([...STANDARD_IDS, "bonus-2a", "bonus-2b", "bonus-3", "bonus-2c"]);
 const idOf = (card) => ID_OF_ASSET.get(card.assetId);
 const freshCard = (id) => ({ ...TEMPLATE.get(id) });
@@ -426,7 +429,7 @@ class Round {
     const p = st.currentPlayer();
     if (st.phase === GamePhase.AwaitingGoStop) return [{ type: "go", player }, { type: "stop", player }];
     if (st.phase === GamePhase.AwaitingFlipChoice) {
-      return this.engine.flipChoiceOptions().map((c) => ({ type: "take", player, card: idOf(c) }));
+      return this.engine.flipChoiceOptions().map(idOf).sort(byIndex).map((card) => ({ type: "take", player, card }));
     }
     const out = [];
     const held = new Map();
@@ -463,7 +466,7 @@ class Round {
     const st = this.st;
     const on = st.floor.filter((c) => c.month === month);
     if (on.length !== 2 || on[0].kind === on[1].kind || st.bbeokCreator.has(month)) return null;
-    return on.map(idOf);
+    return on.map(idOf).sort(byIndex);
   }
 
   // ------------------------------------------------------------------ actions
