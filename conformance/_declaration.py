@@ -41,7 +41,7 @@ ANY: Final = "all"
 #: the engine does not play the option's rule reliably: scenarios that depend on it are UNSUPPORTED
 UNSUPPORTED_OPTION: Final = "unsupported"
 #: the protocol's features (spec/protocol): what a scenario may `require`
-FEATURES: Final = ("rule_trace", "seeded_deal", "perft")
+FEATURES: Final = ("rule_trace", "seeded_deal", "perft", "match")
 
 #: one option's support: ANY, the tuple of supported values (JSON form), or None (unknown)
 Support = str | tuple[Any, ...] | None
@@ -77,6 +77,8 @@ class Declaration:
     claimed: tuple[str, ...]
     features: frozenset[str]
     declared_options: Mapping[str, Support]
+    #: the engine declines constructed positions (`"positions": "reachable"`, R-ROUND-END)
+    reachable_only: bool = False
 
     def claims(self, ruleset_id: str) -> Configuration | None:
         return next((c for c in self.configurations if c.base == ruleset_id), None)
@@ -126,7 +128,14 @@ def parse(hello: Json) -> Declaration:
     features = hello.get("features") or []
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
         raise DeclarationError("hello.features", "expected a list of feature names")
-    return Declaration(tuple(configurations), tuple(claimed), frozenset(features), top)
+    positions = hello.get("positions", "any")
+    if positions not in POSITIONS:
+        raise DeclarationError("hello.positions", f'expected "any" (the default) or "reachable", got {positions!r}')
+    return Declaration(tuple(configurations), tuple(claimed), frozenset(features), top, positions == "reachable")
+
+
+#: what `hello.positions` may say: every position a scenario sets up, or only those a real deal reaches
+POSITIONS: Final = ("any", "reachable")
 
 
 def _options(raw: Any, where: str, *, allow_unsupported: bool) -> dict[str, Support]:
@@ -205,6 +214,7 @@ class Verdict:
     changes: Mapping[str, Any] = field(default_factory=dict)
     needs: tuple[Need, ...] = ()
     features: tuple[str, ...] = ()
+    constructed: bool = False
 
     @property
     def supported(self) -> bool:
@@ -213,6 +223,10 @@ class Verdict:
     def reason(self) -> str:
         if self.features:
             return "requires the feature " + ", ".join(self.features)
+        if self.constructed:
+            return (
+                "reaches a constructed position (the stock empty while a player still holds cards, R-ROUND-END), which the engine declines"
+            )
         return "needs " + "; ".join(n.text() for n in self.needs)
 
     def note(self) -> str:
@@ -230,6 +244,8 @@ def verdict(sc: Scenario, declaration: Declaration, dependencies: DependenciesOf
     missing_features = tuple(f for f in sc.requires if f not in declaration.features)
     if missing_features:
         return Verdict(None, features=missing_features)
+    if declaration.reachable_only and dependencies(sc).constructed:
+        return Verdict(None, constructed=True)
     own = declaration.claims(sc.ruleset)
     order = [c for c in (own, declaration.free()) if c is not None]
     order += [c for c in declaration.configurations if c not in order]
@@ -350,7 +366,7 @@ def unlocks(verdicts: Iterable[Verdict]) -> list[Unlock]:
     partly: Counter[tuple[str, str]] = Counter()
     values: dict[tuple[str, str], Any] = {}
     for v in verdicts:
-        if v.supported or v.features:
+        if v.supported or v.features or v.constructed:
             continue
         for need in v.needs:
             for value in need.passes:

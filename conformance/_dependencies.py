@@ -5,8 +5,9 @@ changes something the scenario compares, so that the reference engine fails the 
 derivation (docs: "How the suite decides what an engine can run"):
 
 1. The scenario is played once on the interpreted reference engine, recording every option the
-   engine reads (reference_impl._tracing). An option that is never read cannot change the run: the
-   engine is deterministic and consults the rules only through its options.
+   engine reads (reference_impl._tracing), and every option the harness's own checks read (the
+   score invariants, a match's rounds and target). An option that is never read cannot change the
+   run: the engine and the harness are deterministic and consult the rules only through options.
 2. Each option that was read is tried under every value of its probe domain (`probe_values`: all
    values of booleans, enums, small ranges and small sets; for wide ranges and large sets the
    extremes, the neighbours of the scenario's value and one change at a time). The option is a
@@ -25,7 +26,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Final
@@ -35,7 +36,7 @@ from conformance._runner import PASS, run_scenario
 from conformance._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
 from reference_impl import InputError, option_registry
 from reference_impl._rulesets import OptionSpec
-from reference_impl._tracing import can_trace
+from reference_impl._tracing import can_trace, traced_options
 from reference_impl._yamlio import load_yaml
 
 Json = dict[str, Any]
@@ -54,6 +55,9 @@ class Dependencies:
 
     digest: str
     passes: Mapping[str, tuple[Any, ...]]
+    #: the scenario reaches a position no real deal reaches (R-ROUND-END: the stock empty while a
+    #: player still holds a card or a skip credit, in a deck without bonus cards)
+    constructed: bool = False
 
     def depends_on(self, option: str) -> bool:
         return option in self.passes
@@ -121,6 +125,8 @@ def scenario_digest(sc: Scenario) -> str:
             for rnd in sc.rounds
         ],
         "match": sc.match,
+        "exact_cards": sc.exact_cards,
+        "event_log": sc.event_log,
     }
     text = json.dumps(content, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -130,7 +136,10 @@ def derive(sc: Scenario) -> Dependencies:
     """The options `sc` depends on (module docstring); InputError if it fails on the reference engine."""
     reads: set[str] = set()
     traced = can_trace()
-    first = run_scenario(ReferenceEngine(option_reads=reads if traced else None), sc)
+    # the harness reads options too (the invariants of scores, a match's rounds and target): traced alike
+    watched = replace(sc, rules=traced_options(sc.rules, reads)) if traced else sc
+    first = run_scenario(ReferenceEngine(option_reads=reads if traced else None), watched)
+    constructed = is_constructed(sc, first.transcript)
     if first.outcome != PASS:
         raise InputError(
             f"{sc.file}:{sc.line}",
@@ -150,7 +159,24 @@ def derive(sc: Scenario) -> Dependencies:
                 changed = True
         if changed:
             passes[name] = tuple(kept)
-    return Dependencies(scenario_digest(sc), passes)
+    return Dependencies(scenario_digest(sc), passes, constructed)
+
+
+def is_constructed(sc: Scenario, transcript: Iterable[tuple[str, Json, Json]]) -> bool:
+    """Whether a run of `sc` passed through a constructed position (R-ROUND-END): in a deck
+    without bonus cards, a state whose stock is empty while a hand holds a card or a player a
+    skip credit."""
+    if sc.rules.bonus_cards:
+        return False
+    for _, _, reply in transcript:
+        state = reply.get("state")
+        if not isinstance(state, dict) or state.get("stock"):
+            continue
+        if any(state.get("hands") or []):
+            return True
+        if any(isinstance(p, dict) and p.get("skip_credits") for p in state.get("players") or []):
+            return True
+    return False
 
 
 def _passes_with(sc: Scenario, changes: Json) -> bool:
@@ -201,6 +227,8 @@ def dump(deps: Mapping[str, Dependencies]) -> str:
     for sid, dep in deps.items():
         lines.append(f"  {sid}:")
         lines.append(f'    digest: "{dep.digest}"')  # quoted: an all-digit digest would read as a number
+        if dep.constructed:
+            lines.append("    constructed: true")
         if not dep.passes:
             lines.append("    depends: {}")
             continue
@@ -264,7 +292,9 @@ def load(root: Path) -> dict[str, Dependencies]:
         depends = entry["depends"]
         if not all(isinstance(k, str) and isinstance(v, list) for k, v in depends.items()):
             raise InputError(where, "expected each dependency as <option>: [values...]")
-        out[str(sid)] = Dependencies(entry["digest"], {k: _expand(v) for k, v in depends.items()})
+        if not isinstance(entry.get("constructed", False), bool):
+            raise InputError(located.where(["scenarios", sid, "constructed"]), "expected true or false")
+        out[str(sid)] = Dependencies(entry["digest"], {k: _expand(v) for k, v in depends.items()}, bool(entry.get("constructed", False)))
     return out
 
 
@@ -281,6 +311,8 @@ def stale(corpus: Sequence[Scenario], stored: Mapping[str, Dependencies], root: 
             problems.append(f"{sid}: the scenario changed since {FILE_NAME} was written")
         elif dict(old.passes) != dict(dep.passes):
             problems.append(f"{sid}: depends on {_summary(dep)}, {FILE_NAME} says {_summary(old)}")
+        elif old.constructed != dep.constructed:
+            problems.append(f"{sid}: constructed is {str(dep.constructed).lower()}, {FILE_NAME} says {str(old.constructed).lower()}")
     return problems
 
 

@@ -88,6 +88,8 @@ class Record:
         if v is not None and not v.supported:
             if v.features:
                 out["requires"] = list(v.features)
+            if v.constructed:
+                out["constructed"] = True
             out["needs"] = [{"option": n.option, "passes": list(n.passes), "declared": n.declared} for n in v.needs]
         if self.result is not None:
             out["steps_run"] = self.result.steps_run
@@ -95,7 +97,7 @@ class Record:
                 out["error"] = self.result.error
             if self.result.mismatches:
                 out["mismatches"] = [
-                    {"where": m.where, "path": m.path, "expected": m.expected, "actual": m.actual, "note": m.note}
+                    {"where": m.where, "path": m.path, "expected": m.expected, "actual": m.actual, "note": m.note, "binding": m.binding}
                     for m in self.result.mismatches
                 ]
         return out
@@ -352,6 +354,8 @@ def _one(
     if forget:
         result = replace(result, transcript=())
     record = Record(written, result.outcome, result, verdict=verdict)
+    if result.outcome == UNSUPPORTED:
+        record.reason = result.error
     if stdio is not None:
         record.stderr = stdio.stderr.text()
         exchanges = stdio.take_transcript()

@@ -64,6 +64,10 @@ class Scenario:
     rounds: tuple[RoundSpec, ...]
     match: Json | None
     generated: bool
+    #: equivalent cards (R-CARD-IDS) compare as themselves, not as their class
+    exact_cards: bool = False
+    #: the scenario is about the event log: its event expectations fail an engine (elsewhere: notes)
+    event_log: bool = False
 
     @property
     def deal(self) -> Json:
@@ -124,6 +128,8 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
     requires = tuple(raw.get("requires", ()))
     if any("seed" in rnd.deal for rnd in rounds) and "seeded_deal" not in requires:
         requires = (*requires, "seeded_deal")
+    if (len(rounds) > 1 or raw.get("match")) and "match" not in requires:  # judged on the score reply's `next`
+        requires = (*requires, "match")
     return Scenario(
         id=raw["id"],
         title=raw["title"],
@@ -142,6 +148,8 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
         rounds=tuple(rounds),
         match=raw.get("match"),
         generated=generated,
+        exact_cards=bool(raw.get("exact_cards", False)),
+        event_log=bool(raw.get("event_log", False)),
     )
 
 

@@ -49,7 +49,7 @@ class JsonEngine:
             "engine": {"name": "gostop-reference", "version": engine_version(), "language": _LANGUAGE[engine_build()]},
             "rulesets": ruleset_ids(),
             "options": {key: "all" for key in option_registry()},
-            "features": ["rule_trace", "seeded_deal", "perft"],
+            "features": ["rule_trace", "seeded_deal", "perft", "match"],
         }
 
     def new_game(self, ruleset: Json, deal: Json) -> Json:

@@ -27,12 +27,18 @@ def can_trace() -> bool:
 
 def traced(ruleset: Ruleset, reads: set[str]) -> Ruleset:
     """The same ruleset, whose options add the name of every option the engine reads to `reads`."""
+    return replace(ruleset, options=traced_options(ruleset.options, reads))
+
+
+def traced_options(options: Options, reads: set[str]) -> Options:
+    """The same options, adding the name of every option read to `reads` (whoever reads them:
+    the engine, or the harness's own checks of scores and matches)."""
     if not can_trace():
         raise InputError("option tracing", "the engine is compiled with mypyc; option reads can only be recorded on the interpreted engine")
     cls = _class()
-    options = cls(**{name: getattr(ruleset.options, name) for name in _FIELDS})
-    object.__setattr__(options, "_reads", reads)
-    return replace(ruleset, options=options)
+    traced = cls(**{name: getattr(options, name) for name in _FIELDS})
+    object.__setattr__(traced, "_reads", reads)
+    return traced
 
 
 def _class() -> type[Options]:

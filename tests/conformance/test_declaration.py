@@ -205,3 +205,19 @@ def test_a_declaration_with_exceptions_passes_the_schema_over_stdio(tmp_path: Pa
     assert cli(["run", "--engine", engine, "--area", "capture", "-q", "--report-dir", str(tmp_path)]) == 0
     header = json.loads((tmp_path / "report.jsonl").read_text().splitlines()[0])
     assert header["support"]["rulesets"] == declaration["rulesets"]
+
+
+def test_an_engine_may_decline_constructed_positions() -> None:
+    """R-ROUND-END: the scenarios that reach an empty stock while cards remain in hand, in a deck
+    without bonus cards, are UNSUPPORTED for an engine declaring positions: reachable."""
+    constructed = {sid for sid, dep in STORED.items() if dep.constructed}
+    assert "capture-flip-empty-stock-pair" in constructed
+    everything = {"rulesets": ruleset_ids(), "options": {k: "all" for k in option_registry()}, "features": list(FEATURES)}
+    declining = Verdicts(parse(everything | {"positions": "reachable"}), STORED)
+    taking = Verdicts(parse(everything), STORED)
+    assert {sc.id for sc in CORPUS if not declining.of(sc).supported} == constructed
+    assert all(taking.of(sc).supported for sc in CORPUS)
+    sc = next(sc for sc in CORPUS if sc.id in constructed)
+    assert "constructed position" in declining.of(sc).reason()
+    with pytest.raises(DeclarationError, match=r'hello.positions: expected "any" \(the default\) or "reachable"'):
+        parse({"positions": "real"})

@@ -80,11 +80,11 @@ def test_probe_domains() -> None:
 def test_the_file_round_trips(tmp_path: Path) -> None:
     deps = {
         "a": Dependencies("0123", {"players": (2,), "junk_threshold": (1, 2, 3, 4, 7, 9, 10, 11), "extra_yaku": ([], ["yukdori"])}),
-        "b": Dependencies("4567", {}),
+        "b": Dependencies("4567", {}, constructed=True),
     }
     dependencies.write(tmp_path / "dependencies.yaml", deps)
     text = (tmp_path / "dependencies.yaml").read_text()
-    assert 'junk_threshold: ["1..4", 7, "9..11"]' in text
+    assert 'junk_threshold: ["1..4", 7, "9..11"]' in text and "constructed: true" in text
     assert dependencies.load(tmp_path) == deps
 
 
@@ -100,3 +100,14 @@ def test_a_scenario_that_fails_on_the_reference_has_no_dependencies() -> None:
     broken = sc.reconfigured(sc.ruleset, other)
     with pytest.raises(InputError, match="fails on the reference engine"):
         dependencies.derive(broken)
+
+
+def test_a_constructed_position_is_recognised_from_the_states_of_a_run() -> None:
+    """R-ROUND-END: an empty stock while a hand holds cards, without bonus cards, is constructed;
+    the same state with bonus cards in the deck is reachable (flipped bonus cards draw more)."""
+    sc = next(sc for sc in CORPUS if sc.id == "capture-flip-empty-stock-pair")
+    transcript = run_scenario(ReferenceEngine(), sc).transcript
+    assert dependencies.is_constructed(sc, transcript)
+    assert not dependencies.is_constructed(sc.reconfigured(sc.ruleset, {"bonus_cards": [2]}), transcript)
+    ordinary = next(sc for sc in CORPUS if sc.id not in {s for s, d in STORED.items() if d.constructed} and not sc.rules.bonus_cards)
+    assert not dependencies.is_constructed(ordinary, run_scenario(ReferenceEngine(), ordinary).transcript)

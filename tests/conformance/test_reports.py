@@ -213,3 +213,13 @@ def test_any_pipeline_depth_gives_the_same_report(root: Path, tmp_path: Path, ca
     capsys.readouterr()
     assert cli("--scenarios", str(root), "--engine", engine, "--pipeline", "-1", "--no-reports") == 2
     assert "--pipeline: expected 0 or more requests in flight, got -1" in capsys.readouterr().err
+
+
+def test_a_deal_refused_as_unsupported_is_unsupported_with_the_engines_reason(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} refuses", "--report-dir", str(out)) == 0
+    records = [json.loads(x) for x in (out / "report.jsonl").read_text().splitlines()]
+    [refused] = [r for r in records if r.get("outcome") == "UNSUPPORTED"]
+    assert refused["id"] == "harness-trigger"
+    assert refused["reason"] == "the engine refused the deal as unsupported: no bright captures"
+    assert records[-1]["checked"] == 2

@@ -99,6 +99,7 @@ def run_all(mode: str, corpus, **kw) -> dict[str, str]:
         ("huge_line", "PROTOCOL"),
         ("schema_invalid", "PROTOCOL"),
         ("liar", "ERROR"),
+        ("refuses", "UNSUPPORTED"),
         ("stderr_flood", "PASS"),
         ("lose_card", "FAIL"),
         ("wrong_score", "FAIL"),

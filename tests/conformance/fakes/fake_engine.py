@@ -54,8 +54,11 @@ def main() -> int:
             triggered = TRIGGER in message["deal"]["hands"][0]
             if mode == "nondeterministic" and games % 2 == 0:  # every second game forgets the jjok steal
                 message["ruleset"]["options"]["jjok_steal"] = 0
-            if mode == "liar" and triggered:
-                print(json.dumps({"seq": message["seq"], "error": {"code": "unsupported", "message": "I lied in hello"}}), flush=True)
+            if mode == "liar" and triggered:  # calls a well-formed deal bad
+                print(json.dumps({"seq": message["seq"], "error": {"code": "bad_deal", "message": "I lied in hello"}}), flush=True)
+                continue
+            if mode == "refuses" and triggered:  # a late declaration: this deal is not supported
+                print(json.dumps({"seq": message["seq"], "error": {"code": "unsupported", "message": "no bright captures"}}), flush=True)
                 continue
             if mode == "one_rule_wrong":  # this engine never steals junk for a jjok
                 message["ruleset"]["options"]["jjok_steal"] = 0
