@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from conformance._declaration import Declaration, DeclarationError, parse
 from conformance._engine import Engine, EngineError
-from reference_impl import complete_deal, load_ruleset
+from reference_impl import InputError, complete_deal, load_ruleset
 
 Json = dict[str, Any]
 
@@ -21,16 +22,37 @@ class Check:
     message: str
 
 
-def _ruleset() -> Json:
-    rs = load_ruleset("matgo-2p")
-    return {"id": rs.id, "options": rs.options.as_json()}
+#: the smoke round: seat 0 plays m06-junk-1 onto m06-ribbon, flips m05-junk-1 (no May on the table)
+_HANDS: Final = [["m06-junk-1", "m01-junk-1"], ["m02-junk-1", "m03-junk-1"], ["m07-junk-1", "m08-junk-1"]]
+_TABLE: Final = ["m06-ribbon", "m04-junk-1"]
+_STOCK: Final = ["m05-junk-1"]
 
 
-def _deal() -> Json:
-    o = load_ruleset("matgo-2p").options
-    return complete_deal(
-        o, [["m06-junk-1", "m01-junk-1"], ["m02-junk-1", "m03-junk-1"]], ["m06-ribbon", "m04-junk-1"], ["m05-junk-1"]
-    ).to_json()
+def setup(declaration: Declaration) -> tuple[Json, Json] | None:
+    """A ruleset the engine declares and a deal for it where seat 0 acts first: the ruleset and the
+    options it plays (its first declared value where the ruleset's is not declared), or None."""
+    for cfg in declaration.configurations:
+        base = cfg.base or ("matgo-2p" if _admits(cfg.of("players"), 2) else "standard-3p")
+        named = load_ruleset(base)
+        values = named.options.as_json()
+        for name, support in cfg.support.items():
+            if isinstance(support, tuple) and values[name] not in support:
+                values[name] = support[0]
+        try:
+            options = named.with_overrides({k: v for k, v in values.items() if named.options.as_json()[k] != v}, "options").options
+        except InputError:
+            continue
+        if options.players not in (2, 3) or options.scoring_system != "gostop":
+            continue
+        n = options.players
+        dealer = 0 if options.first_player == "dealer" else n - 1  # seat 0 plays first either way
+        deal = complete_deal(options, _HANDS[:n], _TABLE, _STOCK, dealer=dealer).to_json()
+        return {"id": base, "options": options.as_json()}, deal
+    return None
+
+
+def _admits(support: Any, value: Any) -> bool:
+    return support == "all" or (isinstance(support, tuple) and value in support)
 
 
 def run_smoke(engine: Engine) -> list[Check]:
@@ -45,13 +67,19 @@ def run_smoke(engine: Engine) -> list[Check]:
         return problem is None
 
     hello: Json = {}
+    chosen: list[tuple[Json, Json]] = []
 
     def handshake() -> str | None:
         hello.update(engine.hello())
         if hello.get("protocol") != "1":
             return f'the hello reply says protocol {hello.get("protocol")!r}; this suite speaks protocol "1"'
-        if "matgo-2p" not in hello.get("rulesets", []) and not hello.get("options"):
-            return "the hello reply declares neither the ruleset matgo-2p nor any option values"
+        try:
+            found = setup(parse(hello))
+        except DeclarationError as exc:
+            return f"the declaration is not valid: {exc}"
+        if found is None:
+            return "the hello reply declares no Go-Stop ruleset of two or three players (a ruleset id, or options with players: [2] or [3])"
+        chosen.append(found)
         return None
 
     if not check(
@@ -61,11 +89,11 @@ def run_smoke(engine: Engine) -> list[Check]:
         '`seq`; answer `hello` with {seq, protocol: "1", engine: {name, version}, rulesets: [...]}; flush after each line',
     ):
         return checks
-    deal = _deal()
+    ruleset, deal = chosen[0]
     state: Json = {}
 
     def card_ids() -> str | None:
-        reply = engine.new_game(_ruleset(), deal)
+        reply = engine.new_game(ruleset, deal)
         if "error" in reply:
             return f"new_game was refused: {reply['error']}"
         state.update(reply.get("state", {}))
@@ -106,7 +134,7 @@ def run_smoke(engine: Engine) -> list[Check]:
 
     def rejection() -> str | None:
         before = engine.legal()
-        reply = engine.act({"type": "play", "player": 1, "card": "m01-junk-1"})
+        reply = engine.act({"type": "play", "player": before.get("player", 1), "card": "m01-junk-1"})
         err = reply.get("error")
         if not isinstance(err, dict):
             return "playing a card that is not in the player's hand was accepted"

@@ -62,3 +62,35 @@ def test_plugin_reports_failures_and_known_failures(tmp_path: Path) -> None:
     ledger.write_text("known_failures:\n  - {id: harness-jjok, reason: not yet}\n")
     proc = _pytest(tmp_path, "--gostop-engine", engine, "--gostop-known-failures", str(ledger))
     assert proc.returncode == 0 and "2 passed, 1 xfailed" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("declaration", "ruleset"),
+    [
+        ({"rulesets": [{"id": "matgo-2p", "options": {"meong_mode": ["off"], "first_player": ["non_dealer"]}}]}, "matgo-2p"),
+        ({"rulesets": [], "options": {"players": [3], "deal_layout": ["7-6"], "jjok_steal": [2]}}, "standard-3p"),
+    ],
+)
+def test_smoke_plays_within_the_declaration(declaration: dict, ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ruleset claimed with exceptions, or options alone, is what smoke sends (with seat 0 first)."""
+    import json
+
+    from conformance._declaration import parse
+    from conformance._smoke import setup
+
+    found = setup(parse(declaration))
+    assert found is not None
+    sent, deal = found
+    assert sent["id"] == ruleset and len(deal["hands"]) == (2 if ruleset == "matgo-2p" else 3)
+    for name, values in (declaration["rulesets"][0]["options"] if declaration["rulesets"] else declaration["options"]).items():
+        assert sent["options"][name] == values[0]
+    engine = f"{sys.executable} {FAKE} declares " + json.dumps(json.dumps(declaration))
+    assert main(["smoke", "--engine", engine]) == 0, capsys.readouterr().out
+
+
+def test_smoke_explains_a_declaration_it_cannot_play(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    engine = f"{sys.executable} {FAKE} declares " + json.dumps(json.dumps({"rulesets": ["family-4p"]}))
+    assert main(["smoke", "--engine", engine]) == 1
+    assert "declares no Go-Stop ruleset of two or three players" in capsys.readouterr().out
