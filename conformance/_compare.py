@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from reference_impl import deck
+from reference_impl import Options, deck
 
 Json = dict[str, Any]
 
@@ -123,13 +123,30 @@ def card_class(card: Any) -> Any:
     return _CLASS.get(card, card) if isinstance(card, str) else card
 
 
-def cards_equal(expected: Sequence[str], actual: Any, exact: bool = False) -> bool:
+#: the months whose single junk a scoring rule tells apart in a captured pile (R-EXTRA-YAKU palssari)
+_PALSSARI_MONTHS: Final = frozenset({4, 7})
+
+
+def pile_class(card: Any, rules: Options) -> Any:
+    """A captured card as the scoring sees it (R-STEAL, R-CARD-IDS): single junk cards of any
+    month are one class, since no rule of Go-Stop scoring tells them apart once captured, unless
+    the ruleset scores months (the point-count sets, palssari); every other card as card_class."""
+    found = deck().by_id.get(card) if isinstance(card, str) else None
+    if found is None or found.kind != "junk" or found.units != 1 or rules.scoring_system == "point_count":
+        return card_class(card)
+    if "palssari" in rules.extra_yaku and found.month in _PALSSARI_MONTHS:
+        return card_class(card)
+    return "single junk"
+
+
+def cards_equal(expected: Sequence[str], actual: Any, exact: bool = False, key: Callable[[Any], Any] | None = None) -> bool:
     """The same cards as a multiset (presentation order is never normative), equivalent cards
-    counting as the same unless `exact`."""
+    counting as the same unless `exact` (or as `key` says they are the same)."""
     if not isinstance(actual, list) or len(actual) != len(expected):
         return False
     if not exact:
-        expected, actual = [card_class(c) for c in expected], [card_class(c) for c in actual]
+        key = key or card_class
+        expected, actual = [key(c) for c in expected], [key(c) for c in actual]
     try:
         return sorted(expected) == sorted(actual)
     except TypeError:  # not all strings: the multiset comparison still answers
@@ -257,10 +274,12 @@ def check_expectation(
     *,
     exact: bool = False,
     event_log: bool = False,
+    rules: Options | None = None,
 ) -> list[Mismatch]:
     """Every part of an expectation against the reply's events and state (and, when the
     expectation asks for them, the engine's legal actions and scores). Equivalent cards compare
-    as one unless `exact`; event differences bind only when the scenario is about the `event_log`."""
+    as one unless `exact`, and, given the scenario's `rules`, captured single junk as pile_class
+    says; event differences bind only when the scenario is about the `event_log`."""
     out: list[Mismatch] = []
     if "events" in spec:
         found = check_events(spec["events"], events, where, exact)
@@ -272,7 +291,8 @@ def check_expectation(
                 if cards is None:
                     continue
                 got = actual[seat] if isinstance(actual, list) and seat < len(actual) else _MISSING
-                if not cards_equal(cards, got, exact):
+                by = (lambda c: pile_class(c, rules)) if key == "captured" and rules is not None else None
+                if not cards_equal(cards, got, exact, by):
                     out.append(Mismatch(where, f"{key}[{seat}]", cards, got))
     if "table" in spec and not cards_equal(spec["table"], state.get("table"), exact):
         out.append(Mismatch(where, "table", spec["table"], state.get("table")))

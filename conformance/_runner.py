@@ -96,7 +96,7 @@ def _run_round(
 ) -> tuple[str | None, Json | None]:
     """One round: (an error that stops the scenario, the final score reply when the round ended)."""
     ruleset = sc.ruleset_json()
-    judging = {"exact": sc.exact_cards, "event_log": sc.event_log}
+    judging: dict[str, Any] = {"exact": sc.exact_cards, "event_log": sc.event_log, "rules": sc.rules}
     with planned(engine, round_plan(ruleset, rnd)):
         reply = call("new_game", {"ruleset": ruleset, "deal": rnd.deal}, lambda: engine.new_game(ruleset, rnd.deal))
         if "error" in reply:

@@ -118,6 +118,8 @@ HELLO: Json = {
     },
     "rulesets": [{"id": "matgo-2p", "options": EXCEPTIONS}],
     "features": [],
+    # the engine fails on a flip from an empty stock, a position no real deal reaches (R-ROUND-END)
+    "positions": "reachable",
 }
 
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {

@@ -915,6 +915,9 @@ const handlers = {
     engine: { name: "gostop-ts", version: ENGINE_VERSION, language: "typescript (node, via peers/gostop-ts/adapter.mjs)", homepage: "https://github.com/bipark/gostop-ts" },
     ...DECLARATION,
     features: [],
+    // The engine plays on when the stock runs dry with cards still in hand, where our rule ends the
+    // round (R-ROUND-END); no real deal without bonus cards gets there, so it declines those positions.
+    positions: "reachable",
   }),
   new_game: ({ ruleset, deal }) => {
     game = null;

@@ -77,3 +77,26 @@ def test_an_engine_with_an_empty_event_log_passes_on_outcomes_and_fails_event_lo
             noted += 1
             assert run_scenario(SilentEngine(), replace(sc, event_log=True)).outcome == "FAIL"
     assert noted >= 30
+
+
+def test_captured_single_junk_of_any_month_is_one_class_unless_months_score() -> None:
+    """R-STEAL: which single junk a giver hands over is the giver's choice in play; once captured,
+    only the point-count sets and palssari tell the months of single junk apart."""
+    from conformance._compare import pile_class
+    from reference_impl import load_ruleset
+
+    plain = load_ruleset("matgo-2p").options
+    state = {"captured": [["m01-bright", "m04-junk-1"], []]}
+    spec = {"captured": [["m01-bright", "m01-junk-1"], []]}
+    assert pile_class("m04-junk-1", plain) == pile_class("m01-junk-2", plain) != pile_class("m11-double-junk", plain)
+    assert check_expectation(spec, [], state, "w", no_query, no_query, rules=plain) == []
+    assert check_expectation(spec, [], state, "w", no_query, no_query) != []  # without the rules: by card class
+    in_hand = {"hands": [["m01-bright", "m01-junk-1"], []]}
+    assert (
+        check_expectation(in_hand, [], {"hands": state["captured"]}, "w", no_query, no_query, rules=plain) != []
+    )  # a hand card's month matters
+    palssari = load_ruleset("matgo-2p").with_overrides({"extra_yaku": ["palssari"]}, "test").options
+    assert check_expectation(spec, [], state, "w", no_query, no_query, rules=palssari) != []
+    assert pile_class("m05-junk-1", palssari) == pile_class("m01-junk-1", palssari)
+    family = load_ruleset("family-3p").options
+    assert pile_class("m05-junk-1", family) != pile_class("m01-junk-1", family)
