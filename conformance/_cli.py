@@ -195,9 +195,7 @@ def _run(args: argparse.Namespace) -> int:
         raise InputError("selection", "no scenario matches the selection")
     if args.jobs < 1:
         raise InputError("--jobs", f"expected a positive number, got {args.jobs}")
-    argv = shlex.split(args.engine) if args.engine else None
-    if argv is not None and not argv:
-        raise InputError("--engine", "empty command")
+    argv = _engine_argv(args.engine) if args.engine is not None else None  # "" is an empty command, not the default
     ledger = load_ledger(args.known_failures) if args.known_failures else {}
     min_checked = _min_checked(args.min_checked, len(chosen))
     label = args.engine or "gostop-reference (in process)"
@@ -259,6 +257,17 @@ def _run(args: argparse.Namespace) -> int:
 QUIET: Final = frozenset({PASS, UNSUPPORTED, XFAIL})
 
 
+def _engine_argv(command: str) -> list[str]:
+    """--engine split like a shell would (never run through one); a clear error for an unbalanced quote."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise InputError("--engine", f"cannot split {command!r} into a command: {exc}") from None
+    if not argv:
+        raise InputError("--engine", "empty command")
+    return argv
+
+
 def _min_checked(spec: str, selected: int) -> int:
     """--min-checked N or N%: the number of scenarios that must run (a share of the selection, rounded up)."""
     text = spec.strip()
@@ -289,9 +298,7 @@ def _support(args: argparse.Namespace) -> int:
         if not isinstance(hello, dict):
             raise InputError(str(args.hello), "expected a JSON object (a hello reply)")
     else:
-        argv = shlex.split(args.engine)
-        if not argv:
-            raise InputError("--engine", "empty command")
+        argv = _engine_argv(args.engine)
         engine = StdioEngine(argv, startup_timeout=args.startup_timeout)
         try:
             hello = engine.start()
@@ -327,9 +334,7 @@ def _support(args: argparse.Namespace) -> int:
 
 
 def _smoke(args: argparse.Namespace) -> int:
-    argv = shlex.split(args.engine)
-    if not argv:
-        raise InputError("--engine", "empty command")
+    argv = _engine_argv(args.engine)
     engine = StdioEngine(argv, message_timeout=args.timeout, startup_timeout=args.startup_timeout)
     try:
         checks = run_smoke(engine)
@@ -413,9 +418,7 @@ def _mutants(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    argv = shlex.split(args.engine)
-    if not argv:
-        raise InputError("--engine", "empty command")
+    argv = _engine_argv(args.engine)
     engine = StdioEngine(argv, message_timeout=args.timeout, pipeline=_pipeline(args.pipeline))
     try:
         hello = engine.start()
@@ -459,7 +462,7 @@ def _perft(args: argparse.Namespace) -> int:
         raise InputError("--id", f"no table {args.id!r} in {args.deal}")
     if args.depth < 1:
         raise InputError("--depth", f"expected a positive number, got {args.depth}")
-    engine = StdioEngine(shlex.split(args.engine), message_timeout=args.timeout) if args.engine else None
+    engine = StdioEngine(_engine_argv(args.engine), message_timeout=args.timeout) if args.engine is not None else None
     if args.write and engine is not None:
         raise InputError("--write", "tables are written from the reference engine only; drop --engine")
     status = EXIT_OK

@@ -38,3 +38,14 @@ def test_the_pytest_plugin_loads_nothing_of_the_suite_at_import() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("command", "message"), [("", "empty command"), ("   ", "empty command"), ("node 'adapter.js", "cannot split")])
+def test_an_empty_or_unsplittable_engine_command_is_a_usage_error(command: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--engine ""` once ran the bundled reference engine and exited 0."""
+    from conformance._cli import main
+
+    for sub in (["run", "--no-reports"], ["smoke"], ["support"], ["fuzz"]):
+        assert main([*sub, "--engine", command]) == 2
+        err = capsys.readouterr().err
+        assert f"--engine: {message}" in err and "Traceback" not in err
