@@ -235,7 +235,7 @@ def _run(args: argparse.Namespace) -> int:
     for line in [] if report.aborted else support_profile(report):
         if not args.quiet:
             print(line)
-    for record in report.records:
+    for record in [] if report.aborted else report.records:  # after a failed handshake the summary says it once
         if not args.quiet or record.outcome not in QUIET:
             print(console_line(record))
     if not args.no_reports:

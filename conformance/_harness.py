@@ -232,20 +232,23 @@ def run(
     start = time.perf_counter()
     first = factory()
 
-    def aborted(why: str, hello: Json) -> RunReport:
+    def aborted(kind: str, why: str, hello: Json) -> RunReport:
+        """Nothing could run: every selected scenario gets the handshake's outcome, and the report says why."""
         stderr = first.stderr.text() if isinstance(first, StdioEngine) else ""
         first.close()
+        outcome = OUTCOME_OF_ERROR.get(kind, "PROTOCOL")
+        records = [Record(sc, outcome, Result(sc.id, outcome, error=why), reason=why, stderr=stderr) for sc in scenarios]
         seconds = time.perf_counter() - start
-        return RunReport(label, command, hello, [], [], strict, False, seconds, selection or {}, min_checked, why, stderr)
+        return RunReport(label, command, hello, records, [], strict, True, seconds, selection or {}, min_checked, why, stderr)
 
     try:
         hello = first.hello()
     except EngineError as exc:  # nothing can run; the report says why
-        return aborted(f"the engine failed its handshake: {exc.kind}: {exc.message}", {})
+        return aborted(exc.kind, f"the engine failed its handshake: {exc.kind}: {exc.message}", {})
     try:
         verdicts = Verdicts(parse(hello), dependencies)
     except DeclarationError as exc:
-        return aborted(f"the engine failed its handshake: protocol: the hello reply's declaration is not valid: {exc}", hello)
+        return aborted("protocol", f"the engine failed its handshake: protocol: the hello reply's declaration is not valid: {exc}", hello)
     engines = [first] + [factory() for _ in range(max(1, jobs) - 1)]
     records: list[Record | None] = [None] * len(scenarios)
     lock = threading.Lock()

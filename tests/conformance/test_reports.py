@@ -83,9 +83,12 @@ def test_a_handshake_failure_writes_failing_reports(root: Path, tmp_path: Path, 
     captured = capsys.readouterr()
     assert "the engine failed its handshake" in captured.err and "refusing to start" in captured.out
     junit = (out / "junit.xml").read_text()
-    assert 'name="handshake"' in junit and 'errors="1"' in junit and "refusing to start" in junit
-    footer = json.loads((out / "report.jsonl").read_text().splitlines()[-1])
-    assert footer["ok"] is False and "handshake" in footer["aborted"]
+    # the handshake is an error of its own, and each of the 3 selected scenarios has an outcome too
+    assert 'name="handshake"' in junit and 'errors="4"' in junit and 'tests="4"' in junit and "refusing to start" in junit
+    records = [json.loads(line) for line in (out / "report.jsonl").read_text().splitlines()]
+    assert [r["outcome"] for r in records if r["record"] == "scenario"] == ["CRASH"] * 3
+    assert records[-1]["ok"] is False and "handshake" in records[-1]["aborted"]
+    assert not (out / "repro").exists()
     assert "Not green" in (out / "summary.md").read_text()
 
 
