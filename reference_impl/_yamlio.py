@@ -9,11 +9,21 @@ from typing import Any, Final
 
 import yaml
 
+#: characters of an error message kept (a value quoted from a 50 MB line must not become the message)
+MESSAGE_LIMIT: Final = 2000
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MESSAGE_LIMIT:
+        return text
+    return text[: MESSAGE_LIMIT // 2] + f" [... {len(text) - MESSAGE_LIMIT} characters left out ...] " + text[-MESSAGE_LIMIT // 2 :]
+
 
 class InputError(Exception):
     """A user error in an input file or message: the message names the place and what was expected."""
 
     def __init__(self, where: str, message: str) -> None:
+        where, message = _bounded(where), _bounded(message)
         super().__init__(f"{where}: {message}")
         self.where = where
         self.detail = message
@@ -68,11 +78,22 @@ def format_path(json_path: Sequence[str | int]) -> str:
 _LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+#: values a document may expand to, aliases followed: far above any spec or scenario file (the
+#: largest has about 40,000), far below what a "billion laughs" alias bomb asks for
+EXPANSION_LIMIT: Final = 2_000_000
+#: bytes of one YAML file
+SIZE_LIMIT: Final = 20 << 20
+
+
 def load_yaml_text(text: str, path: str) -> Located:
+    if len(text) > SIZE_LIMIT:
+        raise InputError(path, f"the file holds {len(text)} characters; more than {SIZE_LIMIT} is refused")
     try:
         loader = _LOADER(text)
         try:
             node = loader.get_single_node()  # parsed once: the data is built from the node tree
+            if node is not None:
+                _check_tree(node, path)  # before anything is built: duplicate keys, alias bombs
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -82,6 +103,43 @@ def load_yaml_text(text: str, path: str) -> Located:
         problem = getattr(exc, "problem", None) or str(exc)
         raise InputError(f"{path}:{line}", f"invalid YAML: {problem}") from None
     return Located(path, data, node)
+
+
+def _check_tree(root: yaml.Node, path: str) -> None:
+    """Refuse a mapping that repeats a key (YAML would keep the last one silently) and a document
+    whose aliases expand beyond EXPANSION_LIMIT values, without expanding anything: each node's
+    expanded size is computed once (aliases share their node)."""
+    size: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in size:
+            continue
+        kids: list[yaml.Node] = []
+        if isinstance(node, yaml.MappingNode):
+            kids = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            kids = list(node.value)
+        if not children_done:
+            if isinstance(node, yaml.MappingNode):
+                seen: dict[str, int] = {}
+                for key, _ in node.value:
+                    if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                        if key.value in seen:
+                            raise InputError(
+                                f"{path}:{key.start_mark.line + 1}",
+                                f"duplicate key {key.value!r} (first at line {seen[key.value]}); YAML would keep only the last",
+                            )
+                        seen[key.value] = key.start_mark.line + 1
+            stack.append((node, True))
+            stack.extend((kid, False) for kid in kids if id(kid) not in size)
+            continue
+        total = 1 + sum(size[id(kid)] for kid in kids)
+        if total > EXPANSION_LIMIT:
+            raise InputError(
+                f"{path}:{node.start_mark.line + 1}", f"the document expands to more than {EXPANSION_LIMIT} values through its aliases"
+            )
+        size[id(node)] = total
 
 
 def load_yaml(path: Path, display: str | None = None) -> Located:
