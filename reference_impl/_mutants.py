@@ -160,6 +160,43 @@ def _ttadak_from_two_pairs() -> list[Patch]:
     return [(round_mod.Round, "_finish", finish)]
 
 
+def _ttadak_counts_as_ppeok() -> list[Patch]:
+    """One counter for every "three of a month met on the table" event, a ttadak included (a real
+    Python Matgo engine did this), so a ttadak can be the third ppeok."""
+    original = round_mod.Round._finish
+
+    def finish(self: round_mod.Round, ctx: Any) -> None:
+        if ctx.made_ttadak:
+            self.ppeoks[ctx.actor] += 1
+            # the engine's instant-win check runs on its counter after either event
+            ctx.made_ppeok = ctx.made_ppeok or self.ppeoks[ctx.actor] == 3
+        original(self, ctx)
+
+    return [(round_mod.Round, "_finish", finish)]
+
+
+def _shake_automatic() -> list[Patch]:
+    """Playing a card of a held triple onto a table without its month always shakes that month (a
+    real TypeScript engine did this): the player's choice not to shake is lost. Round.apply is
+    patched because the handlers themselves are dispatched from a table built at import."""
+    original = round_mod.Round.apply
+
+    def apply(self: round_mod.Round, a: Any) -> Any:
+        seat = self.to_act
+        c = round_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and self.decision == round_mod.TURN and not a.shake and c is not None and c in self.hands[seat]:
+            month = round_mod.MONTH[c]
+            # only a legal play shakes: a refused one must leave the round unchanged
+            if month and not self.table[month] and month in self._shake_months(seat) and a in self.legal_actions():
+                if self.o.shake_declaration == "with_triple_card_play":
+                    a = a._replace(shake=True)
+                else:
+                    self._do_shake(seat, month)
+        return original(self, a)
+
+    return [(round_mod.Round, "apply", apply)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -211,6 +248,13 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant("steal-highest-first", "events", "R-STEAL", "the giver surrenders the most valuable junk first", _highest_junk_first),
     Mutant("steal-next-player-only", "events", "R-STEAL-PAYERS", "only the next player pays a steal", _next_player_pays_only),
+    Mutant(
+        "ttadak-counts-as-ppeok",
+        "events",
+        "R-THREE-PPEOK",
+        "a ttadak counts as a ppeok toward three ppeoks",
+        _ttadak_counts_as_ppeok,
+    ),
     Mutant("three-ppeok-ignored", "events", "R-THREE-PPEOK", "three ppeoks win nothing", _options(lambda o: {"three_ppeok_win": "off"})),
     Mutant(
         "bomb-no-skip-credits",
@@ -218,6 +262,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "R-BOMB-SKIP",
         "a bomb grants no skip credits",
         _options(lambda o: {"bomb_compensation": "none"}),
+    ),
+    Mutant(
+        "shake-automatic",
+        "declarations",
+        "R-SHAKE",
+        "a held triple's card played to a table without that month always shakes",
+        _shake_automatic,
     ),
     Mutant("shake-not-counted", "settlement", "R-SHAKE-BOMB-MULT", "shakes never double the winnings", _no_shake_factor),
     Mutant(
