@@ -17,6 +17,7 @@ import reference_impl._deal as deal_mod
 import reference_impl._round as round_mod
 import reference_impl._scoring as scoring_mod
 import reference_impl._settlement as settlement_mod
+from reference_impl._events import Action
 from reference_impl._jsonapi import engine_build
 from reference_impl._rulesets import Options, Ruleset
 from reference_impl._yamlio import InputError
@@ -197,6 +198,25 @@ def _shake_automatic() -> list[Patch]:
     return [(round_mod.Round, "apply", apply)]
 
 
+def _bomb_automatic() -> list[Patch]:
+    """Playing one of three held cards onto the fourth card on the table always bombs: the same
+    lost choice as shake-automatic, for the other declaration."""
+    original = round_mod.Round.apply
+
+    def apply(self: round_mod.Round, a: Any) -> Any:
+        seat = self.to_act
+        c = round_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and self.decision == round_mod.TURN and c is not None and c in self.hands[seat]:
+            month = round_mod.MONTH[c]
+            held = self._month_counts(seat)[month]
+            # only a legal play bombs: a refused one must leave the round unchanged
+            if month and held == 3 and month in self._bomb_months(seat) and a in self.legal_actions():
+                a = Action("bomb", seat, month=month)
+        return original(self, a)
+
+    return [(round_mod.Round, "apply", apply)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -269,6 +289,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "R-SHAKE",
         "a held triple's card played to a table without that month always shakes",
         _shake_automatic,
+    ),
+    Mutant(
+        "bomb-automatic",
+        "declarations",
+        "R-BOMB",
+        "playing one of three held cards onto the fourth on the table always bombs",
+        _bomb_automatic,
     ),
     Mutant("shake-not-counted", "settlement", "R-SHAKE-BOMB-MULT", "shakes never double the winnings", _no_shake_factor),
     Mutant(
