@@ -8,6 +8,7 @@ server (`gostop-reference --stdio --mutant NAME`). The engine's own code carries
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from reference_impl._rulesets import Options, Ruleset
 from reference_impl._yamlio import InputError
 
 Patch = tuple[Any, str, Any]
+
+_CARDS = round_mod._CARDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +220,24 @@ def _bomb_automatic() -> list[Patch]:
     return [(round_mod.Round, "apply", apply)]
 
 
+def _steal_debt() -> list[Patch]:
+    """A giver who could not surrender every unit asked owes the rest, paid on the next steal."""
+    original = round_mod.Round._surrender
+    debts: weakref.WeakKeyDictionary[round_mod.Round, dict[tuple[int, int], int]] = weakref.WeakKeyDictionary()
+
+    def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
+        owed_by = debts.setdefault(self, {})
+        owed = units + owed_by.pop((giver, taker), 0)
+        before = list(self.captured[giver])
+        original(self, giver, taker, owed, why)
+        given = [c for c in before if c not in self.captured[giver]]
+        got = sum(_CARDS[c].units if _CARDS[c].is_junk else 2 for c in given)
+        if got < owed:
+            owed_by[(giver, taker)] = owed - got
+
+    return [(round_mod.Round, "_surrender", surrender)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -267,6 +288,7 @@ MUTANTS: tuple[Mutant, ...] = (
         _options(lambda o: {"final_turn_ppeok": "capture_three" if o.final_turn_ppeok == "leave_stack" else "leave_stack"}),
     ),
     Mutant("steal-highest-first", "events", "R-STEAL", "the giver surrenders the most valuable junk first", _highest_junk_first),
+    Mutant("steal-debt-carried", "events", "R-STEAL", "junk a giver could not surrender is owed on the next steal", _steal_debt),
     Mutant("steal-next-player-only", "events", "R-STEAL-PAYERS", "only the next player pays a steal", _next_player_pays_only),
     Mutant(
         "ttadak-counts-as-ppeok",
