@@ -238,6 +238,16 @@ def _steal_debt() -> list[Patch]:
     return [(round_mod.Round, "_surrender", surrender)]
 
 
+def _bonus_never_surrendered() -> list[Patch]:
+    """Captured bonus cards are kept out of every steal, as if they were no junk."""
+    original = round_mod.choose_surrender
+
+    def choose(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:
+        return original([c for c in eligible if not round_mod.IS_BONUS[c]], unit_of, request, selection)
+
+    return [(round_mod, "choose_surrender", choose)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -289,6 +299,13 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant("steal-highest-first", "events", "R-STEAL", "the giver surrenders the most valuable junk first", _highest_junk_first),
     Mutant("steal-debt-carried", "events", "R-STEAL", "junk a giver could not surrender is owed on the next steal", _steal_debt),
+    Mutant(
+        "bonus-never-surrendered",
+        "events",
+        "R-STEAL",
+        "a captured bonus card is never surrendered in a steal",
+        _bonus_never_surrendered,
+    ),
     Mutant("steal-next-player-only", "events", "R-STEAL-PAYERS", "only the next player pays a steal", _next_player_pays_only),
     Mutant(
         "ttadak-counts-as-ppeok",
