@@ -248,6 +248,19 @@ def _bonus_never_surrendered() -> list[Patch]:
     return [(round_mod, "choose_surrender", choose)]
 
 
+def _ppeok_uncounted_when_captured() -> list[Patch]:
+    """The ppeok count is the stacks a player still owns: a captured ppeok no longer counts."""
+    original = round_mod.Round._capture_stack
+
+    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+        owner = self.stack_owner.get(month)
+        original(self, ctx, month, extra)
+        if owner is not None:
+            self.ppeoks[owner] -= 1
+
+    return [(round_mod.Round, "_capture_stack", capture)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -313,6 +326,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "R-THREE-PPEOK",
         "a ttadak counts as a ppeok toward three ppeoks",
         _ttadak_counts_as_ppeok,
+    ),
+    Mutant(
+        "ppeok-uncounted-when-captured",
+        "events",
+        "R-THREE-PPEOK",
+        "a ppeok stack no longer counts toward three ppeoks once it is captured",
+        _ppeok_uncounted_when_captured,
     ),
     Mutant("three-ppeok-ignored", "events", "R-THREE-PPEOK", "three ppeoks win nothing", _options(lambda o: {"three_ppeok_win": "off"})),
     Mutant(
