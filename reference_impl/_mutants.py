@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import reference_impl._deal as deal_mod
 import reference_impl._round as round_mod
@@ -261,6 +261,45 @@ def _ppeok_uncounted_when_captured() -> list[Patch]:
     return [(round_mod.Round, "_capture_stack", capture)]
 
 
+_INSTANT_WINS: Final = ("chongtong", "three_ppeok", "dealer_wins_fixed")
+
+
+def _instant_win_repaid(pay: Callable[[round_mod.Round, Any, int, int], int]) -> list[Patch]:
+    """Patch Round._end: `pay(round, settlement, payer, amount)` is what each opponent pays
+    instead of `amount` for an instant win (an engine that runs every win through the factors
+    of a Stop)."""
+    original = round_mod.Round._end
+
+    def end(self: round_mod.Round, s: Any) -> None:
+        if s.kind in _INSTANT_WINS and s.winner is not None:
+            payments = tuple((payer, to, pay(self, s, payer, amount)) for payer, to, amount in s.payments)
+            net = [0] * self.n
+            for payer, to, amount in payments:
+                net[payer] -= amount
+                net[to] += amount
+            s = s._replace(net=tuple(net), payments=payments)
+        original(self, s)
+
+    return [(round_mod.Round, "_end", end)]
+
+
+def _instant_win_shake_factor() -> list[Patch]:
+    return _instant_win_repaid(lambda rnd, s, payer, amount: amount * settlement_mod._own_shake_bomb_factor(rnd._seats()[s.winner], rnd.o))
+
+
+def _instant_win_go_bak() -> list[Patch]:
+    return _instant_win_repaid(lambda rnd, s, payer, amount: amount * 2 if rnd.gos[payer] else amount)
+
+
+def _instant_win_go_points() -> list[Patch]:
+    def pay(rnd: round_mod.Round, s: Any, payer: int, amount: int) -> int:
+        gos = rnd.gos[s.winner]
+        carry: int = s.carry
+        return (amount + settlement_mod.go_points(gos, rnd.o) * carry) * settlement_mod.go_multiplier(gos, rnd.o)
+
+    return _instant_win_repaid(pay)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -333,6 +372,27 @@ MUTANTS: tuple[Mutant, ...] = (
         "R-THREE-PPEOK",
         "a ppeok stack no longer counts toward three ppeoks once it is captured",
         _ppeok_uncounted_when_captured,
+    ),
+    Mutant(
+        "instant-win-shake-factor",
+        "settlement",
+        "R-CHONGTONG",
+        "an instant win is multiplied by the winner's shakes and bombs",
+        _instant_win_shake_factor,
+    ),
+    Mutant(
+        "instant-win-go-bak",
+        "settlement",
+        "R-THREE-PPEOK",
+        "an opponent who called Go pays an instant win double (go-bak)",
+        _instant_win_go_bak,
+    ),
+    Mutant(
+        "instant-win-go-points",
+        "settlement",
+        "R-THREE-PPEOK",
+        "an instant win adds the winner's go points and Go multiplier",
+        _instant_win_go_points,
     ),
     Mutant("three-ppeok-ignored", "events", "R-THREE-PPEOK", "three ppeoks win nothing", _options(lambda o: {"three_ppeok_win": "off"})),
     Mutant(
