@@ -300,6 +300,16 @@ def _instant_win_go_points() -> list[Patch]:
     return _instant_win_repaid(pay)
 
 
+def _go_last_ignores_credits() -> list[Patch]:
+    """Whether the actor has a later turn is judged by the hand alone: a bomber whose hand is
+    empty but who still holds a skip credit is forced to stop."""
+
+    def forced(self: round_mod.Round, seat: int) -> bool:
+        return self.o.go_on_last_turn == "forced_stop" and (not self.hands[seat] or not self.stock)
+
+    return [(round_mod.Round, "_go_forced_stop", forced)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -505,6 +515,13 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("go-without-rise", "go-stop", "R-GO-RISE", "Go or Stop is offered again without a rise", _go_without_rise),
     Mutant("go-multiplier-linear", "go-stop", "R-GO-BONUS", "from the third Go the score is multiplied by Gos - 1", _linear_go),
     Mutant("go-points-capped", "go-stop", "R-GO-BONUS", "only the first two Gos add a point", _capped_go_points),
+    Mutant(
+        "go-last-ignores-skip-credits",
+        "go-stop",
+        "R-GO-LAST",
+        "an actor left with skip credits but no hand card is forced to stop",
+        _go_last_ignores_credits,
+    ),
     Mutant(
         "go-on-last-turn",
         "go-stop",
