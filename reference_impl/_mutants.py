@@ -164,19 +164,28 @@ def _ttadak_from_two_pairs() -> list[Patch]:
     return [(round_mod.Round, "_finish", finish)]
 
 
-def _ttadak_counts_as_ppeok() -> list[Patch]:
-    """One counter for every "three of a month met on the table" event, a ttadak included (a real
-    Python Matgo engine did this), so a ttadak can be the third ppeok."""
-    original = round_mod.Round._finish
+def _counted_as_ppeok(made: Callable[[Any], bool]) -> Callable[[], list[Patch]]:
+    """One counter for several events that bring cards of a month together (a real Python Matgo
+    engine counted its ttadaks with its ppeoks): a turn for which `made(turn)` holds counts toward
+    three ppeoks, and can be the third."""
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
-        if ctx.made_ttadak:
-            self.ppeoks[ctx.actor] += 1
-            # the engine's instant-win check runs on its counter after either event
-            ctx.made_ppeok = ctx.made_ppeok or self.ppeoks[ctx.actor] == 3
-        original(self, ctx)
+    def patches() -> list[Patch]:
+        original = round_mod.Round._finish
 
-    return [(round_mod.Round, "_finish", finish)]
+        def finish(self: round_mod.Round, ctx: Any) -> None:
+            if made(ctx):
+                self.ppeoks[ctx.actor] += 1
+                # the engine's instant-win check runs on its counter after any of those events
+                ctx.made_ppeok = ctx.made_ppeok or self.ppeoks[ctx.actor] == 3
+            original(self, ctx)
+
+        return [(round_mod.Round, "_finish", finish)]
+
+    return patches
+
+
+def _made_jjok(ctx: Any) -> bool:
+    return bool(ctx.mode == "discard" and ctx.flip is not None and round_mod.MONTH[ctx.flip] == ctx.month)
 
 
 def _shake_automatic() -> list[Patch]:
@@ -374,7 +383,21 @@ MUTANTS: tuple[Mutant, ...] = (
         "events",
         "R-THREE-PPEOK",
         "a ttadak counts as a ppeok toward three ppeoks",
-        _ttadak_counts_as_ppeok,
+        _counted_as_ppeok(lambda ctx: bool(ctx.made_ttadak)),
+    ),
+    Mutant(
+        "jjok-counts-as-ppeok",
+        "events",
+        "R-THREE-PPEOK",
+        "a jjok counts as a ppeok toward three ppeoks",
+        _counted_as_ppeok(_made_jjok),
+    ),
+    Mutant(
+        "bomb-counts-as-ppeok",
+        "events",
+        "R-THREE-PPEOK",
+        "a bomb counts as a ppeok toward three ppeoks",
+        _counted_as_ppeok(lambda ctx: bool(ctx.mode == "bomb")),
     ),
     Mutant(
         "ppeok-uncounted-when-captured",
