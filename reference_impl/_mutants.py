@@ -8,20 +8,24 @@ server (`gostop-reference --stdio --mutant NAME`). The engine's own code carries
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import reference_impl._deal as deal_mod
 import reference_impl._round as round_mod
 import reference_impl._scoring as scoring_mod
 import reference_impl._settlement as settlement_mod
+from reference_impl._events import Action
 from reference_impl._jsonapi import engine_build
 from reference_impl._rulesets import Options, Ruleset
 from reference_impl._yamlio import InputError
 
 Patch = tuple[Any, str, Any]
+
+_CARDS = round_mod._CARDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,161 @@ def _ttadak_from_two_pairs() -> list[Patch]:
     return [(round_mod.Round, "_finish", finish)]
 
 
+def _counted_as_ppeok(made: Callable[[Any], bool]) -> Callable[[], list[Patch]]:
+    """One counter for several events that bring cards of a month together (a real Python Matgo
+    engine counted its ttadaks with its ppeoks): a turn for which `made(turn)` holds counts toward
+    three ppeoks, and can be the third."""
+
+    def patches() -> list[Patch]:
+        original = round_mod.Round._finish
+
+        def finish(self: round_mod.Round, ctx: Any) -> None:
+            if made(ctx):
+                self.ppeoks[ctx.actor] += 1
+                # the engine's instant-win check runs on its counter after any of those events
+                ctx.made_ppeok = ctx.made_ppeok or self.ppeoks[ctx.actor] == 3
+            original(self, ctx)
+
+        return [(round_mod.Round, "_finish", finish)]
+
+    return patches
+
+
+def _made_jjok(ctx: Any) -> bool:
+    return bool(ctx.mode == "discard" and ctx.flip is not None and round_mod.MONTH[ctx.flip] == ctx.month)
+
+
+def _shake_automatic() -> list[Patch]:
+    """Playing a card of a held triple onto a table without its month always shakes that month (a
+    real TypeScript engine did this): the player's choice not to shake is lost. Round.apply is
+    patched because the handlers themselves are dispatched from a table built at import."""
+    original = round_mod.Round.apply
+
+    def apply(self: round_mod.Round, a: Any) -> Any:
+        seat = self.to_act
+        c = round_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and self.decision == round_mod.TURN and not a.shake and c is not None and c in self.hands[seat]:
+            month = round_mod.MONTH[c]
+            # only a legal play shakes: a refused one must leave the round unchanged
+            if month and not self.table[month] and month in self._shake_months(seat) and a in self.legal_actions():
+                if self.o.shake_declaration == "with_triple_card_play":
+                    a = a._replace(shake=True)
+                else:
+                    self._do_shake(seat, month)
+        return original(self, a)
+
+    return [(round_mod.Round, "apply", apply)]
+
+
+def _bomb_automatic() -> list[Patch]:
+    """Playing one of three held cards onto the fourth card on the table always bombs: the same
+    lost choice as shake-automatic, for the other declaration."""
+    original = round_mod.Round.apply
+
+    def apply(self: round_mod.Round, a: Any) -> Any:
+        seat = self.to_act
+        c = round_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and self.decision == round_mod.TURN and c is not None and c in self.hands[seat]:
+            month = round_mod.MONTH[c]
+            held = self._month_counts(seat)[month]
+            # only a legal play bombs: a refused one must leave the round unchanged
+            if month and held == 3 and month in self._bomb_months(seat) and a in self.legal_actions():
+                a = Action("bomb", seat, month=month)
+        return original(self, a)
+
+    return [(round_mod.Round, "apply", apply)]
+
+
+def _steal_debt() -> list[Patch]:
+    """A giver who could not surrender every unit asked owes the rest, paid on the next steal."""
+    original = round_mod.Round._surrender
+    debts: weakref.WeakKeyDictionary[round_mod.Round, dict[tuple[int, int], int]] = weakref.WeakKeyDictionary()
+
+    def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
+        owed_by = debts.setdefault(self, {})
+        owed = units + owed_by.pop((giver, taker), 0)
+        before = list(self.captured[giver])
+        original(self, giver, taker, owed, why)
+        given = [c for c in before if c not in self.captured[giver]]
+        got = sum(_CARDS[c].units if _CARDS[c].is_junk else 2 for c in given)
+        if got < owed:
+            owed_by[(giver, taker)] = owed - got
+
+    return [(round_mod.Round, "_surrender", surrender)]
+
+
+def _bonus_never_surrendered() -> list[Patch]:
+    """Captured bonus cards are kept out of every steal, as if they were no junk."""
+    original = round_mod.choose_surrender
+
+    def choose(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:
+        return original([c for c in eligible if not round_mod.IS_BONUS[c]], unit_of, request, selection)
+
+    return [(round_mod, "choose_surrender", choose)]
+
+
+def _ppeok_uncounted_when_captured() -> list[Patch]:
+    """The ppeok count is the stacks a player still owns: a captured ppeok no longer counts."""
+    original = round_mod.Round._capture_stack
+
+    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+        owner = self.stack_owner.get(month)
+        original(self, ctx, month, extra)
+        if owner is not None:
+            self.ppeoks[owner] -= 1
+
+    return [(round_mod.Round, "_capture_stack", capture)]
+
+
+_INSTANT_WINS: Final = ("chongtong", "three_ppeok", "dealer_wins_fixed")
+
+
+def _instant_win_repaid(pay: Callable[[round_mod.Round, Any, int, int], int]) -> list[Patch]:
+    """Patch Round._end: `pay(round, settlement, payer, amount)` is what each opponent pays
+    instead of `amount` for an instant win (an engine that runs every win through the factors
+    of a Stop)."""
+    original = round_mod.Round._end
+
+    def end(self: round_mod.Round, s: Any) -> None:
+        if s.kind in _INSTANT_WINS and s.winner is not None:
+            payments = tuple((payer, to, pay(self, s, payer, amount)) for payer, to, amount in s.payments)
+            net = [0] * self.n
+            for payer, to, amount in payments:
+                net[payer] -= amount
+                net[to] += amount
+            s = s._replace(net=tuple(net), payments=payments)
+        original(self, s)
+
+    return [(round_mod.Round, "_end", end)]
+
+
+def _instant_win_shake_factor() -> list[Patch]:
+    return _instant_win_repaid(lambda rnd, s, payer, amount: amount * settlement_mod._own_shake_bomb_factor(rnd._seats()[s.winner], rnd.o))
+
+
+def _instant_win_go_bak() -> list[Patch]:
+    return _instant_win_repaid(lambda rnd, s, payer, amount: amount * 2 if rnd.gos[payer] else amount)
+
+
+def _instant_win_go_points() -> list[Patch]:
+    def pay(rnd: round_mod.Round, s: Any, payer: int, amount: int) -> int:
+        gos = rnd.gos[s.winner]
+        carry: int = s.carry
+        return (amount + settlement_mod.go_points(gos, rnd.o) * carry) * settlement_mod.go_multiplier(gos, rnd.o)
+
+    return _instant_win_repaid(pay)
+
+
+def _go_last_ignores_credits() -> list[Patch]:
+    """Whether the actor has a later turn is judged by the hand alone: a bomber whose hand is
+    empty but who still holds a skip credit is forced to stop."""
+
+    def forced(self: round_mod.Round, seat: int) -> bool:
+        return self.o.go_on_last_turn == "forced_stop" and (not self.hands[seat] or not self.stock)
+
+    return [(round_mod.Round, "_go_forced_stop", forced)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -210,7 +369,64 @@ MUTANTS: tuple[Mutant, ...] = (
         _options(lambda o: {"final_turn_ppeok": "capture_three" if o.final_turn_ppeok == "leave_stack" else "leave_stack"}),
     ),
     Mutant("steal-highest-first", "events", "R-STEAL", "the giver surrenders the most valuable junk first", _highest_junk_first),
+    Mutant("steal-debt-carried", "events", "R-STEAL", "junk a giver could not surrender is owed on the next steal", _steal_debt),
+    Mutant(
+        "bonus-never-surrendered",
+        "events",
+        "R-STEAL",
+        "a captured bonus card is never surrendered in a steal",
+        _bonus_never_surrendered,
+    ),
     Mutant("steal-next-player-only", "events", "R-STEAL-PAYERS", "only the next player pays a steal", _next_player_pays_only),
+    Mutant(
+        "ttadak-counts-as-ppeok",
+        "events",
+        "R-THREE-PPEOK",
+        "a ttadak counts as a ppeok toward three ppeoks",
+        _counted_as_ppeok(lambda ctx: bool(ctx.made_ttadak)),
+    ),
+    Mutant(
+        "jjok-counts-as-ppeok",
+        "events",
+        "R-THREE-PPEOK",
+        "a jjok counts as a ppeok toward three ppeoks",
+        _counted_as_ppeok(_made_jjok),
+    ),
+    Mutant(
+        "bomb-counts-as-ppeok",
+        "events",
+        "R-THREE-PPEOK",
+        "a bomb counts as a ppeok toward three ppeoks",
+        _counted_as_ppeok(lambda ctx: bool(ctx.mode == "bomb")),
+    ),
+    Mutant(
+        "ppeok-uncounted-when-captured",
+        "events",
+        "R-THREE-PPEOK",
+        "a ppeok stack no longer counts toward three ppeoks once it is captured",
+        _ppeok_uncounted_when_captured,
+    ),
+    Mutant(
+        "instant-win-shake-factor",
+        "settlement",
+        "R-CHONGTONG",
+        "an instant win is multiplied by the winner's shakes and bombs",
+        _instant_win_shake_factor,
+    ),
+    Mutant(
+        "instant-win-go-bak",
+        "settlement",
+        "R-THREE-PPEOK",
+        "an opponent who called Go pays an instant win double (go-bak)",
+        _instant_win_go_bak,
+    ),
+    Mutant(
+        "instant-win-go-points",
+        "settlement",
+        "R-THREE-PPEOK",
+        "an instant win adds the winner's go points and Go multiplier",
+        _instant_win_go_points,
+    ),
     Mutant("three-ppeok-ignored", "events", "R-THREE-PPEOK", "three ppeoks win nothing", _options(lambda o: {"three_ppeok_win": "off"})),
     Mutant(
         "bomb-no-skip-credits",
@@ -218,6 +434,20 @@ MUTANTS: tuple[Mutant, ...] = (
         "R-BOMB-SKIP",
         "a bomb grants no skip credits",
         _options(lambda o: {"bomb_compensation": "none"}),
+    ),
+    Mutant(
+        "shake-automatic",
+        "declarations",
+        "R-SHAKE",
+        "a held triple's card played to a table without that month always shakes",
+        _shake_automatic,
+    ),
+    Mutant(
+        "bomb-automatic",
+        "declarations",
+        "R-BOMB",
+        "playing one of three held cards onto the fourth on the table always bombs",
+        _bomb_automatic,
     ),
     Mutant("shake-not-counted", "settlement", "R-SHAKE-BOMB-MULT", "shakes never double the winnings", _no_shake_factor),
     Mutant(
@@ -308,6 +538,13 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("go-without-rise", "go-stop", "R-GO-RISE", "Go or Stop is offered again without a rise", _go_without_rise),
     Mutant("go-multiplier-linear", "go-stop", "R-GO-BONUS", "from the third Go the score is multiplied by Gos - 1", _linear_go),
     Mutant("go-points-capped", "go-stop", "R-GO-BONUS", "only the first two Gos add a point", _capped_go_points),
+    Mutant(
+        "go-last-ignores-skip-credits",
+        "go-stop",
+        "R-GO-LAST",
+        "an actor left with skip credits but no hand card is forced to stop",
+        _go_last_ignores_credits,
+    ),
     Mutant(
         "go-on-last-turn",
         "go-stop",

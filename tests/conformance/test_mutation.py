@@ -11,9 +11,9 @@ import pytest
 from conformance import load_corpus, run_scenario
 from conformance._mutation import kill_rate, run_mutants
 from conformance._stdio import StdioEngine
-from reference_impl import InputError
+from reference_impl import Action, InputError, Rejection
 from reference_impl._mutants import MUTANTS, applied
-from tests.conftest import needs_compiled, needs_interpreted
+from tests.conftest import needs_compiled, needs_interpreted, start
 
 CORPUS = load_corpus()
 
@@ -63,3 +63,29 @@ def test_a_mutant_served_over_stdio_fails_its_scenario() -> None:
         assert run_scenario(engine, sc).outcome == "FAIL"
     finally:
         engine.close()
+
+
+@needs_interpreted
+@pytest.mark.parametrize(
+    ("mutant", "action"),
+    [
+        # must_match_if_possible refuses the October discard: the automatic shake must not happen first
+        ("shake-automatic", Action("play", 0, "m10-junk-1")),
+        # a take naming a card of another month is refused: it must not turn into a bomb
+        ("bomb-automatic", Action("play", 0, "m10-junk-1", take="m05-junk-1")),
+    ],
+)
+def test_a_declaring_mutant_leaves_a_refused_play_unchanged(mutant: str, action: Action) -> None:
+    """The mutants that declare in the player's place do so only for a legal play: the harness
+    checks that a refused action changes nothing, and a mutant must fail on its rule, not on that."""
+    table = ["m05-junk-1", "m10-junk-2"] if mutant == "bomb-automatic" else ["m05-junk-1"]
+    rnd = start(
+        "standard-3p",
+        hands=[["m10-animal", "m10-ribbon", "m10-junk-1", "m05-junk-2"], ["m06-junk-1"], ["m07-junk-1"]],
+        table=table,
+        must_match_if_possible=True,
+    )
+    before = rnd.snapshot()
+    with applied(mutant), pytest.raises(Rejection):
+        rnd.apply(action)
+    assert rnd.snapshot() == before
