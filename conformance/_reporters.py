@@ -6,12 +6,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 import yaml
 
@@ -20,6 +22,26 @@ from conformance._runner import PASS, UNSUPPORTED
 from reference_impl import option_registry
 
 Json = dict[str, Any]
+
+#: what a terminal would act on (C0 and C1 controls but newline and tab, DEL): an engine's text
+#: may hold escape sequences that clear the screen or rewrite earlier lines
+_CONTROL: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # and lone surrogates, which no file can encode
+#: what XML 1.0 cannot hold at all, even escaped (junit.xml would not parse)
+_NOT_XML: Final = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}" if ord(match.group()) < 0x100 else f"\\u{ord(match.group()):04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """Text from an engine as the console may print it: controls shown as \\xNN, never acted on."""
+    return _CONTROL.sub(_visible, text)
+
+
+def xml_safe(text: str) -> str:
+    """Text junit.xml can hold: controls and what XML forbids shown as \\xNN (ElementTree escapes the rest)."""
+    return _NOT_XML.sub(_visible, _CONTROL.sub(_visible, text))
 
 
 def console_line(record: Record) -> str:
@@ -33,10 +55,14 @@ def console_line(record: Record) -> str:
         detail = record.result.text().split("\n", 1)
         if len(detail) > 1:
             head += "\n" + detail[1]
-    return head
+    return terminal_safe(head)
 
 
 def summary_lines(report: RunReport) -> list[str]:
+    return [terminal_safe(line) for line in _summary_lines(report)]
+
+
+def _summary_lines(report: RunReport) -> list[str]:
     if report.aborted:
         lines = [f"NOT GREEN: {report.aborted}"]
         tail = report.stderr.strip().splitlines()[-10:]
@@ -86,16 +112,34 @@ def unsupported_groups(report: RunReport) -> list[tuple[str, list[str]]]:
 
 
 def write_jsonl(report: RunReport, path: Path, timing: bool = False) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as out:
+    with _atomic(path) as out:
         out.write(_dumps(report.header()) + "\n")
         for record in report.records:
             out.write(_dumps({"record": "scenario", **record.to_json()}) + "\n")
         out.write(_dumps(report.footer(timing)) + "\n")
 
 
+@contextlib.contextmanager
+def _atomic(path: Path) -> Iterator[IO[str]]:
+    """A report file written whole or not at all: into a temporary file beside it, renamed over it
+    once complete, so a report is never half-written (an interrupt, a full disk)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with partial.open("w", encoding="utf-8") as out:
+            yield out
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    text = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from an engine: written as the JSON escape it came as
+        return json.dumps(obj, ensure_ascii=True, sort_keys=True, separators=(",", ":"), default=str)
+    return text
 
 
 def write_junit(report: RunReport, path: Path) -> None:
@@ -126,23 +170,33 @@ def write_junit(report: RunReport, path: Path) -> None:
         case = ET.SubElement(suite, "testcase", classname=f"{record.scenario.area}.{record.scenario.ruleset}", name=record.scenario.id)
         text = console_line(record)
         if record.outcome in ("FAIL", "XPASS"):
-            ET.SubElement(case, "failure", message=record.outcome).text = text
+            ET.SubElement(case, "failure", type=record.outcome, message=_clip_line(first_problem(record) or record.outcome)).text = text
         elif record.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "NOT_RUN"):
-            ET.SubElement(case, "error", message=record.outcome).text = text
+            ET.SubElement(case, "error", type=record.outcome, message=_clip_line(first_problem(record) or record.outcome)).text = text
         elif record.outcome in (UNSUPPORTED, "XFAIL"):
             ET.SubElement(case, "skipped", message=f"{record.outcome}: {record.reason or ''}")
         if record.stderr:
             ET.SubElement(case, "system-err").text = record.stderr[-20000:]
+    for element in suite.iter():  # whatever an engine wrote, the file parses
+        if element.text:
+            element.text = xml_safe(element.text)
+        for name, value in element.attrib.items():
+            element.set(name, xml_safe(value))
     ET.indent(suite)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+    with _atomic(path) as out:
+        ET.ElementTree(suite).write(out, encoding="unicode", xml_declaration=True)
+
+
+def _clip_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def write_markdown(report: RunReport, path: Path) -> None:
     counts = report.counts()
     engine = report.hello.get("engine", {})
     lines = [
-        f"## gostop-conformance: {engine.get('name', report.engine_label)} {engine.get('version', '')}".rstrip(),
+        f"## gostop-conformance: {_cell(str(engine.get('name', report.engine_label)))} {_cell(str(engine.get('version', '')))}".rstrip(),
         "",
         *_aborted_markdown(report),
         f"**{counts[PASS]} passed, {report.failed()} failed** of {len(report.records)} scenarios"
@@ -167,8 +221,8 @@ def write_markdown(report: RunReport, path: Path) -> None:
         for reason, ids in groups:
             example = ", ".join(f"`{i}`" for i in ids[:3]) + (" ..." if len(ids) > 3 else "")
             lines.append(f"| {len(ids)} | {reason.replace('|', '/')} | {example} |")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with _atomic(path) as out:
+        out.write("\n".join(lines) + "\n")
 
 
 def first_problem(record: Record) -> str:
@@ -185,8 +239,8 @@ def first_problem(record: Record) -> str:
 
 
 def _cell(text: str) -> str:
-    """Text safe inside a markdown table cell."""
-    flat = " ".join(text.split()).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+    """Text safe inside a markdown table cell: one line, no table or HTML syntax, no controls."""
+    flat = terminal_safe(" ".join(text.split())).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
     return flat if len(flat) <= 240 else flat[:239] + "…"
 
 
@@ -212,7 +266,8 @@ def _aborted_markdown(report: RunReport) -> list[str]:
     if not report.aborted:
         return []
     fence = "~~~~"  # the engine's stderr may hold backticks
-    stderr = ["The engine's stderr ended with:", "", fence, report.stderr[-4000:].replace(fence, "~ ~"), fence, ""] if report.stderr else []
+    tail = terminal_safe(report.stderr[-4000:]).replace(fence, "~ ~")
+    stderr = ["The engine's stderr ended with:", "", fence, tail, fence, ""] if report.stderr else []
     return [f"**Not green: {_cell(report.aborted)}.** Nothing was run.", "", *stderr]
 
 

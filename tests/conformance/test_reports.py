@@ -226,3 +226,26 @@ def test_a_deal_refused_as_unsupported_is_unsupported_with_the_engines_reason(ro
     assert refused["id"] == "harness-trigger"
     assert refused["reason"] == "the engine refused the deal as unsupported: no bright captures"
     assert records[-1]["checked"] == 2
+
+
+def test_an_engines_text_never_reaches_a_report_raw(root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Escape sequences, NUL, invalid UTF-8, markup and newlines from an engine: junit.xml parses,
+    summary.md keeps its table, the console shows the controls instead of obeying them."""
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "r"
+    assert cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} nasty", "--report-dir", str(out)) == 1
+    console = capsys.readouterr().out
+    assert "\x1b" not in console and "\x00" not in console and "\\x1b" in console
+    suite = ET.parse(out / "junit.xml").getroot()
+    [error] = suite.iter("error")
+    assert "\\x1b" in (error.text or "") and "\\x1b" in error.get("message", "")
+    assert "screen cleared" in (next(suite.iter("system-err")).text or "")
+    rows = [line for line in (out / "summary.md").read_text().splitlines() if "harness-trigger" in line]
+    assert len(rows) == 1 and "<script>" not in rows[0] and rows[0].count(" | ") == 2
+    json.loads((out / "report.jsonl").read_text().splitlines()[-1])
+    # a lone surrogate is not JSON the harness accepts (PROTOCOL), and its transcript is still written
+    out2 = tmp_path / "r2"
+    assert cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} surrogate", "--report-dir", str(out2)) == 1
+    lines = [json.loads(line) for line in (out2 / "repro" / "harness-trigger" / "transcript.jsonl").read_text().splitlines()]
+    assert lines and '"outcome":"PROTOCOL"' in (out2 / "report.jsonl").read_text()

@@ -57,6 +57,15 @@ def main() -> int:
             if mode == "liar" and triggered:  # calls a well-formed deal bad
                 print(json.dumps({"seq": message["seq"], "error": {"code": "bad_deal", "message": "I lied in hello"}}), flush=True)
                 continue
+            if mode == "nasty" and triggered:  # text no report may pass on raw: controls, markup, bad UTF-8
+                sys.stderr.buffer.write(b"\x1b[2J\x1b[31mscreen cleared\x00 \xff\xfe <b>|x|</b>\n")
+                sys.stderr.flush()
+                nasty = "bad\x1b]0;title\x07\x00 <script>|cell|</script>\n second line"
+                print(json.dumps({"seq": message["seq"], "error": {"code": "bad_deal", "message": nasty}}), flush=True)
+                continue
+            if mode == "surrogate" and triggered:  # a lone surrogate: JSON to Python's parser, not to the harness's
+                print(json.dumps({"seq": message["seq"], "error": {"code": "bad_deal", "message": "\udcff"}}), flush=True)
+                continue
             if mode == "refuses" and triggered:  # a late declaration: this deal is not supported
                 print(json.dumps({"seq": message["seq"], "error": {"code": "unsupported", "message": "no bright captures"}}), flush=True)
                 continue
