@@ -77,6 +77,10 @@ class Ctx:
 
     # -- markdown links (checked by mkdocs) ---------------------------------------------------
 
+    def heading(self, level: int, text: str, anchor: str) -> str:
+        """A heading others link to as `page.md#anchor`."""
+        return f"{'#' * level} {text} {{#{anchor}}}\n"
+
     def md(self, target: str, anchor: str | None = None) -> str:
         rel = posixpath.relpath(target, self._dir or ".")
         return rel + (f"#{anchor}" if anchor else "")
