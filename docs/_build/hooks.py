@@ -2,10 +2,12 @@
 
 - on_config: load everything once (docsgen.model.Model) and set the navigation;
 - on_files: add every generated page and card picture as a virtual file
-  (`File.generated(config, src_uri, content=...)`);
+  (`File.generated(config, src_uri, content=...)`); the generated files committed under docs/ so
+  that the repository reads without a build (docs/_build/generate.py) are generated again and
+  replace their committed copies;
 - on_page_markdown: expand the `gostop:` markers of the hand-written pages.
 
-Nothing generated is written into docs/: the pages exist only in the build.
+The hook writes nothing into docs/.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ def on_files(files: Files, config: Any) -> Files:
         existing = files.get_file_from_path(src)
         if existing is not None:
             raise ValueError(f"docs/{src} exists but is generated: remove it from docs/")
+        files.append(File.generated(config, src, content=content))
+    for src, content in _site.repository_files(m).items():
+        committed = files.get_file_from_path(src)
+        if committed is not None:
+            files.remove(committed)
         files.append(File.generated(config, src, content=content))
     return files
 

@@ -1,7 +1,7 @@
 """The protocol reference, generated from spec/protocol/protocol.schema.json (every field, with its
 description) and spec/vocabulary.yaml (every closed set of names, the fields of each event kind and
-the order of events), with an example transcript produced by running the reference engine's
-protocol server (`reference_impl._server.handle` over a `JsonEngine`) through one scenario."""
+the order of events), with the worked sessions of docs/protocol-examples/ (docsgen.sessions)
+recorded from the reference engine's protocol server."""
 
 from __future__ import annotations
 
@@ -10,16 +10,14 @@ from typing import Any
 
 import jsonschema
 
-from conformance import ReferenceEngine, Scenario, run_scenario
+from docsgen import sessions
 from docsgen.links import Ctx, md_escape
 from docsgen.model import Model
 from docsgen.pages import GENERATED, table
-from reference_impl._jsonapi import JsonEngine
-from reference_impl._server import handle
+from docsgen.sessions import wire
 from reference_impl._spec import protocol_schema
 
 Json = dict[str, Any]
-TRANSCRIPT_FILE = "downloads/example-transcript.jsonl"
 
 #: vocabulary sets by the section of this page that lists them (label, anchor)
 _SETS = (
@@ -148,61 +146,6 @@ def _check_hello_examples(defs: Json) -> None:
     validator = jsonschema.Draft202012Validator({"$defs": defs, "$ref": "#/$defs/reply_hello"})
     for _, example in HELLO_EXAMPLES:
         validator.validate({"seq": 0, "protocol": "1", "engine": {"name": "my-engine", "version": "0.0.1"}, **example})
-
-
-def pick_scenario(corpus: list[Scenario]) -> Scenario:
-    """A short single-round scenario with a Go and a Stop, chosen by a fixed rule (not by hand)."""
-
-    def types(sc: Scenario) -> list[str]:
-        return [str(s.act.get("type")) for s in sc.steps]
-
-    candidates = [
-        sc
-        for sc in corpus
-        if len(sc.rounds) == 1
-        and "seed" not in sc.deal
-        and not any(s.reject for s in sc.steps)
-        and "stop" in types(sc)
-        and len(sc.steps) >= 3
-    ]
-    if not candidates:
-        candidates = [sc for sc in corpus if len(sc.rounds) == 1 and sc.steps] or list(corpus)
-    return min(candidates, key=lambda sc: ("go" not in types(sc), len(sc.deal.get("hands", [])), len(sc.steps), sc.id))
-
-
-def transcript(sc: Scenario) -> list[tuple[str, Json, Json]]:
-    """The messages of a session over the scenario: (direction, request, reply), replies produced by
-    the protocol server's `handle` over a fresh engine, exactly as `gostop-reference --stdio` answers."""
-    result = run_scenario(ReferenceEngine(), sc)
-    requests: list[Json] = [{"cmd": "hello", "protocol": "1"}]
-    for kind, request, _ in result.transcript:
-        if kind == "new_game":
-            requests.append({"cmd": "new_game", "ruleset": request["ruleset"], "deal": request["deal"]})
-        elif kind == "act":
-            requests.append({"cmd": "act", "action": request})
-        else:
-            requests.append({"cmd": kind})
-    requests.append({"cmd": "bye"})
-    engine = JsonEngine()
-    out = []
-    for seq, req in enumerate(requests):
-        message = {"seq": seq, **req}
-        reply, _ = handle(engine, message)
-        out.append((req["cmd"], message, reply))
-    return out
-
-
-def wire(obj: Json) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def transcript_jsonl(m: Model) -> str:
-    sc = pick_scenario(m.corpus)
-    lines = []
-    for _, message, reply in transcript(sc):
-        lines.append(wire(message))
-        lines.append(wire(reply))
-    return "\n".join(lines) + "\n"
 
 
 def _commands(ctx: Ctx, defs: Json, voc: Json) -> list[str]:
@@ -336,18 +279,24 @@ def protocol_page(m: Model) -> str:
         if "pattern" in sub:
             out.append(f"Pattern:\n\n```text\n{sub['pattern']}\n```\n")
     out += _vocabulary(ctx, voc)
-    sc = pick_scenario(m.corpus)
-    messages = transcript(sc)
-    out.append(ctx.heading(2, "Example transcript", "transcript"))
-    out.append(
-        f"A whole session over the scenario {ctx.scenario_md(sc.id, sc.title)} (`{sc.id}`), produced when this "
-        "site was built by running the reference engine's protocol server: the requests are those the "
-        "harness sends for this scenario, the replies are the server's. Each message is one line on the "
-        f"wire ([download the transcript as JSON Lines]({ctx.md(TRANSCRIPT_FILE)})).\n"
-    )
-    for cmd, message, reply in messages:
-        out.append(
-            f'<div class="gs-wire" markdown="1">\n\n**→ {message["seq"]} `{cmd}`** (harness to engine)\n\n'
-            f"```json\n{wire(message)}\n```\n\n**←** (engine to harness)\n\n```json\n{wire(reply)}\n```\n\n</div>\n"
-        )
+    out += _sessions(ctx)
     return "\n".join(out)
+
+
+def _sessions(ctx: Ctx) -> list[str]:
+    out = [
+        ctx.heading(2, "Worked sessions", "sessions"),
+        "Whole sessions, `hello` to `bye`, recorded from the reference engine's protocol server (what "
+        "`gostop-reference --stdio` answers): each request, then its reply, one line each on the wire. They are "
+        f"committed as JSON Lines in `docs/{sessions.FOLDER}/` (one file per session, linked below) and recorded "
+        "again by the tests, which fail when a file is stale.\n",
+    ]
+    for session in sessions.SESSIONS:
+        out.append(ctx.heading(3, md_escape(session.title), f"session-{session.name}"))
+        out.append(f"{md_escape(session.about)} ([{session.name}.jsonl]({ctx.md(session.path)}))\n")
+        for request, reply in sessions.record(session):
+            out.append(
+                f'<div class="gs-wire" markdown="1">\n\n**→ {request["seq"]} `{request["cmd"]}`** (harness to engine)\n\n'
+                f"```json\n{wire(request)}\n```\n\n**←** (engine to harness)\n\n```json\n{wire(reply)}\n```\n\n</div>\n"
+            )
+    return out

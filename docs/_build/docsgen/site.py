@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from docsgen import pages, protocol
+from docsgen import pages, protocol, sessions
 from docsgen.cards import svg
 from docsgen.model import Model
 
@@ -30,9 +30,19 @@ def generated_files(m: Model) -> dict[str, str]:
     for file in m.scenario_files:
         out[m.page_of_file(file)] = pages.scenario_file_page(m, file)
     out["protocol.md"] = protocol.protocol_page(m)
-    out[protocol.TRANSCRIPT_FILE] = protocol.transcript_jsonl(m)
     out["conformance.md"] = pages.conformance_page(m)
     return out
+
+
+#: folders under docs/ whose matching files are all generated (a file the generator no longer makes is stale)
+GENERATED_FOLDERS = ((sessions.FOLDER, "*.jsonl"),)
+
+
+def repository_files(m: Model) -> dict[str, str]:
+    """src path under docs/ -> content, for every generated file committed to the repository so that
+    it can be read there (docs/_build/generate.py writes them, a test checks they are fresh); the
+    site takes them from here too, never from the committed copy."""
+    return sessions.files()
 
 
 def nav(m: Model) -> list[Any]:
