@@ -1,11 +1,13 @@
 """Writes the generated files that are committed under docs/ so that the repository can be read
-without building the site: the recorded protocol sessions of docs/protocol-examples/.
+without building the site: the recorded protocol sessions of docs/protocol-examples/ and the portable
+rendering of the pages the tutorial and README link to (protocol.md, cards.md, rules/,
+scenarios/index.md).
 
     python docs/_build/generate.py           # (re)write them (make docs-generated)
     python docs/_build/generate.py --check   # list the stale ones and exit 1 (tests/docs/test_repository_docs.py)
 
-The site build (the mkdocs hook) takes the same files from the same generator
-(`docsgen.site.repository_files`), so the site never shows a stale copy.
+The site build (the mkdocs hook) uses the same generator (`docsgen.site.repository_files`, and the
+site's rendering of the same pages), never the committed copies, so the site never shows a stale one.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def stale_files(files: dict[str, str]) -> list[str]:
     for folder, pattern in site.GENERATED_FOLDERS:
         for path in sorted((DOCS / folder).glob(pattern)):
             src = path.relative_to(DOCS).as_posix()
-            if src not in files:
+            if path.is_file() and src not in files:
                 out.append(src)
     return out
 

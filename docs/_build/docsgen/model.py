@@ -184,6 +184,7 @@ class Model:
         for sc in self.corpus:
             self.scenario_files.setdefault(sc.file, []).append(sc)
         self.scenario_page = {sc.id: self.page_of_file(sc.file) for sc in self.corpus}
+        self.scenario_file = {sc.id: sc.file for sc in self.corpus}
         self.scenario_areas = sorted({sc.area for sc in self.corpus})
         self.options_by_clause: dict[str, list[str]] = defaultdict(list)
         for spec in self.options.values():

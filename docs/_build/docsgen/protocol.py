@@ -13,7 +13,7 @@ import jsonschema
 from docsgen import sessions
 from docsgen.links import Ctx, md_escape
 from docsgen.model import Model
-from docsgen.pages import GENERATED, table
+from docsgen.pages import header, table
 from docsgen.sessions import wire
 from reference_impl._spec import protocol_schema
 
@@ -179,10 +179,10 @@ def _hello_declaration(ctx: Ctx) -> str:
     return "\n".join(parts)
 
 
-def _vocabulary(ctx: Ctx, voc: Json) -> list[str]:
+def _vocabulary(ctx: Ctx, voc: Json, vocabulary_file: str) -> list[str]:
     out = [
         ctx.heading(2, "Vocabulary", "vocabulary"),
-        "From `spec/vocabulary.yaml`, the single source of every closed set of names a message carries; the schema's "
+        f"From {vocabulary_file}, the single source of every closed set of names a message carries; the schema's "
         "enums are copies of these sets, checked by the tests.\n",
         ctx.heading(3, "Actions", "actions"),
         table(
@@ -244,15 +244,21 @@ def _vocabulary(ctx: Ctx, voc: Json) -> list[str]:
     return out
 
 
-def protocol_page(m: Model) -> str:
+def spec_file(ctx: Ctx, path: str) -> str:
+    """A spec file by name: linked where the repository is read, named on the site (which has no copy)."""
+    return f"[`{path}`]({ctx.repo(path)})" if ctx.portable else f"`{path}`"
+
+
+def protocol_page(m: Model, portable: bool = False) -> str:
     src = "protocol.md"
-    ctx = Ctx(src, m)
+    ctx = Ctx(src, m, portable)
+    schema_file, vocabulary_file = spec_file(ctx, "spec/protocol/protocol.schema.json"), spec_file(ctx, "spec/vocabulary.yaml")
     schema = load_schema()
     defs = schema["$defs"]
     voc = m.vocabulary
     _check_hello_examples(defs)
     out = [
-        GENERATED,
+        header(ctx),
         f"# {md_escape(schema.get('title', 'Engine protocol'))}\n",
         md_escape(schema.get("description", "")) + "\n",
         "Every request carries `seq`; every reply echoes it. The harness sends `hello` first, then for "
@@ -260,8 +266,9 @@ def protocol_page(m: Model) -> str:
         "`bye` at the end. Card ids are those of the [card gallery]"
         f"({ctx.md('cards.md')}); actions, decisions, events and codes are the "
         "[vocabulary](#vocabulary) below. How to write an engine adapter step by step: "
-        f"[Validate your engine in an afternoon]({ctx.md('tutorial.md')}). This page is generated from "
-        "`spec/protocol/protocol.schema.json` and `spec/vocabulary.yaml`.\n",
+        f"[Validate your engine in an afternoon]({ctx.md('tutorial.md')}); adapter skeletons: "
+        f"[Python]({ctx.md('adapters/skeleton_engine.py')}), [JavaScript]({ctx.md('adapters/skeleton_engine.js')}). "
+        f"This page is generated from {schema_file} and {vocabulary_file}.\n",
     ]
     out += _commands(ctx, defs, voc)
     out.append(ctx.heading(2, "Types", "types"))
@@ -278,7 +285,7 @@ def protocol_page(m: Model) -> str:
             out.append(f"Type: {type_md(sub, voc)}.\n")
         if "pattern" in sub:
             out.append(f"Pattern:\n\n```text\n{sub['pattern']}\n```\n")
-    out += _vocabulary(ctx, voc)
+    out += _vocabulary(ctx, voc, vocabulary_file)
     out += _sessions(ctx)
     return "\n".join(out)
 
@@ -295,8 +302,9 @@ def _sessions(ctx: Ctx) -> list[str]:
         out.append(ctx.heading(3, md_escape(session.title), f"session-{session.name}"))
         out.append(f"{md_escape(session.about)} ([{session.name}.jsonl]({ctx.md(session.path)}))\n")
         for request, reply in sessions.record(session):
-            out.append(
-                f'<div class="gs-wire" markdown="1">\n\n**→ {request["seq"]} `{request["cmd"]}`** (harness to engine)\n\n'
-                f"```json\n{wire(request)}\n```\n\n**←** (engine to harness)\n\n```json\n{wire(reply)}\n```\n\n</div>\n"
+            block = (
+                f"**→ {request['seq']} `{request['cmd']}`** (harness to engine)\n\n```json\n{wire(request)}\n```\n\n"
+                f"**←** (engine to harness)\n\n```json\n{wire(reply)}\n```\n"
             )
+            out.append(block if ctx.portable else f'<div class="gs-wire" markdown="1">\n\n{block}\n</div>\n')
     return out

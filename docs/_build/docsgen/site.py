@@ -34,15 +34,24 @@ def generated_files(m: Model) -> dict[str, str]:
     return out
 
 
-#: folders under docs/ whose matching files are all generated (a file the generator no longer makes is stale)
-GENERATED_FOLDERS = ((sessions.FOLDER, "*.jsonl"),)
+#: folders under docs/ holding only generated files (a file there that the generator no longer makes is stale)
+GENERATED_FOLDERS = ((sessions.FOLDER, "*"), ("rules", "*"), ("scenarios", "**/*"))
 
 
 def repository_files(m: Model) -> dict[str, str]:
     """src path under docs/ -> content, for every generated file committed to the repository so that
-    it can be read there (docs/_build/generate.py writes them, a test checks they are fresh); the
-    site takes them from here too, never from the committed copy."""
-    return sessions.files()
+    the repository reads without a build (docs/_build/generate.py writes them, a test checks they are
+    fresh): the recorded protocol sessions, and the portable rendering of the pages the tutorial and
+    README link to (protocol, cards, rules, scenario catalogue). The site takes the sessions from here
+    and renders those pages its own way at the same paths, never from the committed copies."""
+    out = sessions.files()
+    out["protocol.md"] = protocol.protocol_page(m, portable=True)
+    out["cards.md"] = pages.cards_page(m, portable=True)
+    out["rules/index.md"] = pages.rules_index(m, portable=True)
+    for area in m.areas:
+        out[f"rules/{area.id}.md"] = pages.rules_area(m, area, portable=True)
+    out["scenarios/index.md"] = pages.scenario_index_portable(m)
+    return out
 
 
 def nav(m: Model) -> list[Any]:
