@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import shutil
 import subprocess
 import sys
 import urllib.parse
@@ -136,3 +137,54 @@ def test_the_tutorial_and_readme_link_the_protocol_the_cards_and_the_rules() -> 
         targets = {urllib.parse.urlsplit(u).path for u in _links(page)}
         for wanted in ("protocol.md", "cards.md", "rules/index.md"):
             assert prefix + wanted in targets, f"{page.name} does not link {prefix + wanted}"
+
+
+# ------------------------------------------------------------------------------------ the adapter skeletons
+
+SKELETONS = ["python3 docs/adapters/skeleton_engine.py", "node docs/adapters/skeleton_engine.js"]
+
+
+def _normalized(state: Json) -> Json:
+    """A state with its card lists sorted: presentation order is never normative."""
+
+    def cards(value: Any) -> Any:
+        return sorted(value) if isinstance(value, list) and all(isinstance(c, str) for c in value) else value
+
+    out = {key: cards(value) for key, value in state.items()}
+    for key in ("hands", "captured"):
+        out[key] = [sorted(x) for x in state[key]]
+    out["stacks"] = sorted(({k: cards(v) for k, v in s.items()} for s in state["stacks"]), key=lambda s: s["month"])
+    out["players"] = [{k: cards(v) for k, v in p.items()} for p in state["players"]]
+    return out
+
+
+@pytest.mark.parametrize("command", SKELETONS)
+def test_the_skeletons_take_a_game_in_progress(command: str) -> None:
+    """Fed the recorded game in progress, a skeleton answers as the protocol says and starts from the
+    same state as the reference engine: captured piles, player state, stacks, turn."""
+    if shutil.which(command.split(maxsplit=1)[0]) is None:
+        pytest.skip(f"{command.split(maxsplit=1)[0]} is not installed")
+    recorded = _committed(sessions.SESSIONS[2].path)
+    new_game = next(line for line in recorded if line.get("cmd") == "new_game")
+    assert {"captured", "players", "stacks", "turn"} <= set(new_game["deal"])
+    requests = [{"seq": 0, "cmd": "hello", "protocol": "1"}, {**new_game, "seq": 1}]
+    requests += [{"seq": 2, "cmd": "legal"}, {"seq": 3, "cmd": "score"}, {"seq": 4, "cmd": "bye"}]
+    proc = subprocess.run(
+        command.split(),
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["seq"] for r in replies] == [0, 1, 2, 3, 4]
+    for request, reply in zip(requests, replies, strict=True):
+        errors = list(_validator(f"reply_{request['cmd']}").iter_errors(reply))
+        assert not errors, f"{request['cmd']}: {errors[0].message}"
+    assert replies[2]["error"]["code"] == replies[3]["error"]["code"] == "unsupported"  # still a skeleton
+    reference = _normalized(recorded[recorded.index(new_game) + 1]["state"])
+    mine = _normalized(replies[1]["state"])
+    assert {key: mine.get(key) for key in reference} == reference
