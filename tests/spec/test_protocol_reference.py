@@ -98,6 +98,7 @@ def test_the_vocabulary_sets_agree_with_the_spec_and_the_engine() -> None:
     assert set(VOC["dans"]) == classes, "dans are the ribbon classes of spec/deck.yaml"
     assert set(VOC["point_count_sets"]) == {name for table in PC_SETS.values() for name, _, _ in table}
     assert JsonEngine().hello()["features"] == list(VOC["features"])
+    assert {f for sc in load_corpus() for f in sc.requires} <= set(VOC["features"]), "a scenario requires an unknown feature"
 
 
 def test_every_definition_and_field_of_the_schema_is_described() -> None:
