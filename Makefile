@@ -95,9 +95,14 @@ clean:
 
 ## the documentation site: every page about the rules, cards, options, rulesets, scenarios and the
 ## protocol is generated at build time from spec/ and scenarios/ (mkdocs hook docs/_build/hooks.py)
-.PHONY: docs-serve
+.PHONY: docs-serve docs-generated
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 docs-serve: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+## the generated files committed under docs/ so that the repository reads without a build (the
+## recorded protocol sessions of docs/protocol-examples/); a test fails when one is stale
+docs-generated: $(STAMP)
+	$(BIN)/python docs/_build/generate.py

@@ -33,6 +33,7 @@ from conformance._runner import PASS, run_scenario
 from conformance._scenarios import Scenario
 from reference_impl import InputError, option_registry, ruleset_ids
 from reference_impl._rulesets import load_ruleset
+from reference_impl._spec import vocabulary
 
 Json = dict[str, Any]
 
@@ -40,8 +41,8 @@ Json = dict[str, Any]
 ANY: Final = "all"
 #: the engine does not play the option's rule reliably: scenarios that depend on it are UNSUPPORTED
 UNSUPPORTED_OPTION: Final = "unsupported"
-#: the protocol's features (spec/protocol): what a scenario may `require`
-FEATURES: Final = ("rule_trace", "seeded_deal", "perft", "match")
+#: the protocol's features (spec/vocabulary.yaml): what a scenario may `require`
+FEATURES: Final = tuple(vocabulary()["features"])
 
 #: one option's support: ANY, the tuple of supported values (JSON form), or None (unknown)
 Support = str | tuple[Any, ...] | None
@@ -103,7 +104,9 @@ def parse(hello: Json) -> Declaration:
             extra = sorted(set(item) - {"id", "options"})
             if extra:
                 raise DeclarationError(f"{where}.{extra[0]}", "unexpected field; a ruleset claim is {id, options}")
-            raw = item.get("options", {})
+            if "options" not in item:
+                raise DeclarationError(where, 'an object lists its exceptions in "options"; without exceptions, give the id alone')
+            raw = item["options"]
             if not isinstance(raw, dict):
                 raise DeclarationError(f"{where}.options", 'expected an object of option ids to "all", a list of values or "unsupported"')
             exceptions = _options(raw, f"{where}.options", allow_unsupported=True)
@@ -134,8 +137,8 @@ def parse(hello: Json) -> Declaration:
     return Declaration(tuple(configurations), tuple(claimed), frozenset(features), top, positions == "reachable")
 
 
-#: what `hello.positions` may say: every position a scenario sets up, or only those a real deal reaches
-POSITIONS: Final = ("any", "reachable")
+#: what `hello.positions` may say (spec/vocabulary.yaml): every position a scenario sets up, or only those a real deal reaches
+POSITIONS: Final = tuple(vocabulary()["positions"])
 
 
 def _options(raw: Any, where: str, *, allow_unsupported: bool) -> dict[str, Support]:

@@ -69,6 +69,14 @@ def validate(located: Located, schema_name: str) -> None:
 
 
 @cache
+def vocabulary() -> dict[str, Any]:
+    """spec/vocabulary.yaml, validated: the closed sets of names the protocol, the scenarios and the
+    engine share (the protocol schema repeats them as enums; a test keeps the copies equal)."""
+    data: dict[str, Any] = load_spec_file("vocabulary.yaml", "vocabulary").data
+    return data
+
+
+@cache
 def protocol_schema() -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
     return loaded

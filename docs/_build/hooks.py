@@ -2,10 +2,12 @@
 
 - on_config: load everything once (docsgen.model.Model) and set the navigation;
 - on_files: add every generated page and card picture as a virtual file
-  (`File.generated(config, src_uri, content=...)`);
+  (`File.generated(config, src_uri, content=...)`); a generated file committed under docs/ so that
+  the repository reads without a build (docs/_build/generate.py) is replaced by the site's own
+  rendering of that page, or by a fresh recording;
 - on_page_markdown: expand the `gostop:` markers of the hand-written pages.
 
-Nothing generated is written into docs/: the pages exist only in the build.
+The hook writes nothing into docs/.
 """
 
 from __future__ import annotations
@@ -41,10 +43,14 @@ def on_config(config: Any) -> Any:
 
 def on_files(files: Files, config: Any) -> Files:
     m = _STATE["model"]
-    for src, content in _site.generated_files(m).items():
+    generated = _site.generated_files(m)
+    committed = _site.repository_files(m)
+    for src, content in [*generated.items(), *((s, c) for s, c in committed.items() if s not in generated)]:
         existing = files.get_file_from_path(src)
         if existing is not None:
-            raise ValueError(f"docs/{src} exists but is generated: remove it from docs/")
+            if src not in committed:
+                raise ValueError(f"docs/{src} exists but is generated: remove it from docs/")
+            files.remove(existing)  # the site's own rendering (or a fresh recording), never the committed copy
         files.append(File.generated(config, src, content=content))
     return files
 

@@ -2,6 +2,11 @@
 
 Markdown links point at source files (`../options.md#jjok_steal`) so that `mkdocs build --strict`
 checks them; links inside raw HTML blocks use the built URLs (directory URLs), computed here.
+
+A page has two renderings: the site's, and the portable one committed to the repository
+(`Ctx(..., portable=True)`, docs/_build/generate.py), which GitHub renders: anchors are `<a id>`
+elements (GitHub shows `{#id}` as text), there are no card pictures and no raw HTML blocks, and
+what only the site has (options, rulesets, scenarios) is linked in spec/ and scenarios/ instead.
 """
 
 from __future__ import annotations
@@ -57,9 +62,10 @@ def fmt_value(value: Any) -> str:
 class Ctx:
     """Link helpers for one page (`src` is its path under docs/)."""
 
-    def __init__(self, src: str, model: Model) -> None:
+    def __init__(self, src: str, model: Model, portable: bool = False) -> None:
         self.src = src
         self.m = model
+        self.portable = portable
         self._dir = posixpath.dirname(src)
         self._cards: dict[tuple[str, str], str] = {}
         url = page_url(src)
@@ -70,12 +76,26 @@ class Ctx:
     def slot(self, html_text: str) -> str:
         """A placeholder for a block of raw HTML, put back into the built page by the hook's
         on_post_page. Neither Python-Markdown nor the search index parse these blocks (card
-        pictures and worked examples): the build stays fast and search finds headings and prose."""
+        pictures and worked examples): the build stays fast and search finds headings and prose.
+        A portable page has none."""
+        if self.portable:
+            return ""
         slots = self.m.slots.setdefault(self.src, [])
         slots.append(html_text)
         return f'<div class="gs-slot" data-slot="{len(slots) - 1}"></div>'
 
     # -- markdown links (checked by mkdocs) ---------------------------------------------------
+
+    def heading(self, level: int, text: str, anchor: str) -> str:
+        """A heading others link to as `page.md#anchor`."""
+        if self.portable:
+            return f'<a id="{esc(anchor)}"></a>\n\n{"#" * level} {text}\n'
+        return f"{'#' * level} {text} {{#{anchor}}}\n"
+
+    def repo(self, path: str) -> str:
+        """A relative link to a file of the repository outside docs/ (portable pages only: the site
+        has no such files)."""
+        return posixpath.relpath(posixpath.join("..", path), self._dir or ".")
 
     def md(self, target: str, anchor: str | None = None) -> str:
         rel = posixpath.relpath(target, self._dir or ".")
@@ -109,18 +129,24 @@ class Ctx:
         return f'<a class="{cls}" href="{self.href(self.clause_page(cid), cid)}" title="{title}">{esc(cid)}</a>'
 
     def option_md(self, oid: str, text: str | None = None) -> str:
+        if self.portable:
+            return f"[`{text or oid}`]({self.repo('spec/options.yaml')})"
         return f"[`{text or oid}`]({self.md('options.md', oid)})"
 
     def option_a(self, oid: str, text: str | None = None) -> str:
         return f'<a href="{self.href("options.md", oid)}"><code>{esc(text or oid)}</code></a>'
 
     def ruleset_md(self, rid: str) -> str:
+        if self.portable:
+            return f"[{rid}]({self.repo(f'spec/rulesets/{rid}.yaml')})"
         return f"[{rid}]({self.md(f'rulesets/{rid}.md')})"
 
     def ruleset_a(self, rid: str) -> str:
         return f'<a href="{self.href(f"rulesets/{rid}.md")}">{esc(rid)}</a>'
 
     def scenario_md(self, sid: str, text: str | None = None) -> str:
+        if self.portable:
+            return f"[{md_escape(text or sid)}]({self.repo(self.m.scenario_file[sid])})"
         return f"[{md_escape(text or sid)}]({self.md(self.m.scenario_page[sid], sid)})"
 
     def scenario_a(self, sid: str, text: str | None = None) -> str:
@@ -142,6 +168,9 @@ class Ctx:
     # -- cards ----------------------------------------------------------------------------------
 
     def card(self, cid: str, size: str = "m") -> str:
+        """The card's picture (nothing on a portable page: the pictures exist only in the site)."""
+        if self.portable:
+            return ""
         key = (cid, size)
         if key not in self._cards:
             self._cards[key] = self._card(cid, size)

@@ -21,7 +21,7 @@ import yaml
 from conformance import ReferenceEngine, Result, Scenario, load_corpus, run_scenario
 from reference_impl import deck, load_ruleset, option_registry, ruleset_ids
 from reference_impl._clauses import Clause, clauses
-from reference_impl._spec import load_spec_file, spec_dir
+from reference_impl._spec import load_spec_file, spec_dir, vocabulary
 from reference_impl._yamlio import load_yaml
 
 Json = dict[str, Any]
@@ -171,7 +171,7 @@ class Model:
         self.ruleset_ids = ruleset_ids()
         self.rulesets = {rid: load_ruleset(rid) for rid in self.ruleset_ids}
         self.sources: dict[str, Json] = dict(load_yaml(spec_dir() / "sources.yaml", "spec/sources.yaml").data["sources"])
-        self.vocabulary: Json = load_yaml(spec_dir() / "vocabulary.yaml", "spec/vocabulary.yaml").data
+        self.vocabulary: Json = vocabulary()
         self.corpus = load_corpus()
         self.raw = _raw_scenarios(self.corpus, self.root)
         self.runs = {sc.id: run_example(sc, self.raw.get(sc.id, {})) for sc in self.corpus}
@@ -184,6 +184,7 @@ class Model:
         for sc in self.corpus:
             self.scenario_files.setdefault(sc.file, []).append(sc)
         self.scenario_page = {sc.id: self.page_of_file(sc.file) for sc in self.corpus}
+        self.scenario_file = {sc.id: sc.file for sc in self.corpus}
         self.scenario_areas = sorted({sc.area for sc in self.corpus})
         self.options_by_clause: dict[str, list[str]] = defaultdict(list)
         for spec in self.options.values():

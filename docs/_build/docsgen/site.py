@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from docsgen import pages, protocol
+from docsgen import pages, protocol, sessions
 from docsgen.cards import svg
 from docsgen.model import Model
 
@@ -30,8 +30,27 @@ def generated_files(m: Model) -> dict[str, str]:
     for file in m.scenario_files:
         out[m.page_of_file(file)] = pages.scenario_file_page(m, file)
     out["protocol.md"] = protocol.protocol_page(m)
-    out[protocol.TRANSCRIPT_FILE] = protocol.transcript_jsonl(m)
     out["conformance.md"] = pages.conformance_page(m)
+    return out
+
+
+#: folders under docs/ holding only generated files (a file there that the generator no longer makes is stale)
+GENERATED_FOLDERS = ((sessions.FOLDER, "*"), ("rules", "*"), ("scenarios", "**/*"))
+
+
+def repository_files(m: Model) -> dict[str, str]:
+    """src path under docs/ -> content, for every generated file committed to the repository so that
+    the repository reads without a build (docs/_build/generate.py writes them, a test checks they are
+    fresh): the recorded protocol sessions, and the portable rendering of the pages the tutorial and
+    README link to (protocol, cards, rules, scenario catalogue). The site takes the sessions from here
+    and renders those pages its own way at the same paths, never from the committed copies."""
+    out = sessions.files()
+    out["protocol.md"] = protocol.protocol_page(m, portable=True)
+    out["cards.md"] = pages.cards_page(m, portable=True)
+    out["rules/index.md"] = pages.rules_index(m, portable=True)
+    for area in m.areas:
+        out[f"rules/{area.id}.md"] = pages.rules_area(m, area, portable=True)
+    out["scenarios/index.md"] = pages.scenario_index_portable(m)
     return out
 
 
