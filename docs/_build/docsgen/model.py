@@ -18,7 +18,8 @@ from typing import Any
 
 import yaml
 
-from conformance import ReferenceEngine, Result, Scenario, load_corpus, run_scenario
+from conformance import ReferenceEngine, Result, Scenario, default_root, load_corpus, run_scenario
+from conformance._dependencies import load as load_dependencies
 from reference_impl import deck, load_ruleset, option_registry, ruleset_ids
 from reference_impl._clauses import Clause, clauses
 from reference_impl._spec import load_spec_file, spec_dir, vocabulary
@@ -173,6 +174,8 @@ class Model:
         self.sources: dict[str, Json] = dict(load_yaml(spec_dir() / "sources.yaml", "spec/sources.yaml").data["sources"])
         self.vocabulary: Json = vocabulary()
         self.corpus = load_corpus()
+        # what each scenario's outcome depends on (generated beside the corpus; lint keeps it current)
+        self.dependencies = load_dependencies(default_root())
         self.raw = _raw_scenarios(self.corpus, self.root)
         self.runs = {sc.id: run_example(sc, self.raw.get(sc.id, {})) for sc in self.corpus}
         self.by_clause: dict[str, list[Scenario]] = defaultdict(list)

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from conformance._dependencies import compress
 from docsgen import examples
 from docsgen.cards import MONTH_NAMES, RIBBON_CLASS_TEXT, kind_text
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
@@ -584,6 +585,10 @@ def scenario_index(m: Model) -> str:
     return "\n".join(out)
 
 
+#: a run of integers as conformance._dependencies writes it (1..5)
+_RUN = re.compile(r"-?\d+\.\.-?\d+")
+
+
 def scenario_file_page(m: Model, file: str) -> str:
     src = m.page_of_file(file)
     ctx = Ctx(src, m)
@@ -617,6 +622,19 @@ def scenario_file_page(m: Model, file: str) -> str:
             meta.append("tags " + ", ".join(f"`{t}`" for t in sc.tags))
         meta.append(f"`{sc.file}:{sc.line}`")
         out.append(" · ".join(meta) + "\n")
+        dep = m.dependencies.get(sc.id)
+        if dep is not None:
+            shown = [
+                ctx.option_md(k, f"{k} = " + " or ".join(v if _RUN.fullmatch(str(v)) else examples.yaml_flow(v) for v in compress(values)))
+                for k, values in dep.passes.items()
+            ]
+            link = ctx.md("declarations.md")
+            out.append(
+                f"Depends on ([what that means]({link})): "
+                + (", ".join(shown) or "no option")
+                + (" · a **constructed** position, which an engine may decline" if dep.constructed else "")
+                + "\n"
+            )
         out.append(ctx.slot(examples.full(ctx, run)) + "\n")
     return "\n".join(out)
 
