@@ -9,8 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import shlex
+import shutil
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -165,9 +169,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
 
 def _pipeline(depth: int) -> int:
-    if depth < 0:
-        raise InputError("--pipeline", f"expected 0 or more requests in flight, got {depth}")
+    if not 0 <= depth <= MAX_PIPELINE:
+        raise InputError("--pipeline", f"expected 0 to {MAX_PIPELINE} requests in flight, got {depth}")
     return depth
+
+
+#: requests in flight at most (the bytes in flight are bounded anyway; more gains nothing)
+MAX_PIPELINE: Final = 4096
 
 
 def _shard(spec: str | None) -> tuple[int, int] | None:
@@ -193,8 +201,10 @@ def _run(args: argparse.Namespace) -> int:
         chosen = [sc for i, sc in enumerate(chosen) if i % shard[1] == shard[0] - 1]
     if not chosen:
         raise InputError("selection", "no scenario matches the selection")
-    if args.jobs < 1:
-        raise InputError("--jobs", f"expected a positive number, got {args.jobs}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise InputError("--jobs", f"expected 1 to {MAX_JOBS} engine processes, got {args.jobs}")
+    _seconds("--timeout", args.timeout)
+    _seconds("--startup-timeout", args.startup_timeout)
     argv = _engine_argv(args.engine) if args.engine is not None else None  # "" is an empty command, not the default
     ledger = load_ledger(args.known_failures) if args.known_failures else {}
     min_checked = _min_checked(args.min_checked, len(chosen))
@@ -209,7 +219,11 @@ def _run(args: argparse.Namespace) -> int:
         "shard": args.shard,
     }
     if not args.no_reports:
-        clean_report_dir(args.report_dir)  # before anything can fail: no earlier run's green report survives this one
+        _prepare_report_dir(args.report_dir)
+    # SIGTERM (a CI job cancelled) stops the run as Ctrl-C does: engines ended, reports written, the rest NOT_RUN
+    signals: list[int] = []
+    main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: _interrupt(signals, signum)) if main_thread else None
     try:
         report = run(
             chosen,
@@ -228,6 +242,9 @@ def _run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     if progress:
         print(file=sys.stderr)
     if report.aborted:
@@ -250,7 +267,41 @@ def _run(args: argparse.Namespace) -> int:
         )
     for line in summary_lines(report):
         print(line)
+    if not report.complete:  # interrupted: the shell's convention, 128 + the signal
+        return 128 + (signals[0] if signals else signal.SIGINT)
     return EXIT_OK if report.ok() else EXIT_FAIL
+
+
+#: engine processes one run may start (each is a whole engine; more would only exhaust the machine)
+MAX_JOBS: Final = 64
+#: the longest wait for one reply that makes sense (a day)
+MAX_SECONDS: Final = 86_400.0
+
+
+def _seconds(option: str, value: float) -> float:
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise InputError(option, f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, got {value!r}")
+    return value
+
+
+def _interrupt(seen: list[int], signum: int) -> None:
+    seen.append(signum)
+    raise KeyboardInterrupt
+
+
+def _prepare_report_dir(out: Path) -> None:
+    """Check, before anything runs, that the reports can be written, and remove an earlier run's:
+    a report folder that cannot be written must not cost a whole run's results."""
+    if out.exists() and not out.is_dir():
+        raise InputError("--report-dir", f"{out} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".gostop-write-check"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+        clean_report_dir(out)  # no earlier run's green report survives this one
+    except OSError as exc:
+        raise InputError("--report-dir", f"cannot write reports into {out}: {exc.strerror or exc}") from None
 
 
 #: outcomes --quiet does not print one by one (the summary counts and groups them)
@@ -265,6 +316,15 @@ def _engine_argv(command: str) -> list[str]:
         raise InputError("--engine", f"cannot split {command!r} into a command: {exc}") from None
     if not argv:
         raise InputError("--engine", "empty command")
+    program = argv[0]
+    if "/" in program:
+        found = Path(program)
+        if not found.exists():
+            raise InputError("--engine", f"{program} does not exist")
+        if found.is_dir() or not os.access(found, os.X_OK):
+            raise InputError("--engine", f"{program} is not an executable file")
+    elif shutil.which(program) is None:
+        raise InputError("--engine", f"cannot find {program!r}: it is not on PATH")
     return argv
 
 
@@ -299,7 +359,7 @@ def _support(args: argparse.Namespace) -> int:
             raise InputError(str(args.hello), "expected a JSON object (a hello reply)")
     else:
         argv = _engine_argv(args.engine)
-        engine = StdioEngine(argv, startup_timeout=args.startup_timeout)
+        engine = StdioEngine(argv, startup_timeout=_seconds("--startup-timeout", args.startup_timeout))
         try:
             hello = engine.start()
         except EngineError as exc:
@@ -335,7 +395,9 @@ def _support(args: argparse.Namespace) -> int:
 
 def _smoke(args: argparse.Namespace) -> int:
     argv = _engine_argv(args.engine)
-    engine = StdioEngine(argv, message_timeout=args.timeout, startup_timeout=args.startup_timeout)
+    engine = StdioEngine(
+        argv, message_timeout=_seconds("--timeout", args.timeout), startup_timeout=_seconds("--startup-timeout", args.startup_timeout)
+    )
     try:
         checks = run_smoke(engine)
     finally:
@@ -419,7 +481,11 @@ def _mutants(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     argv = _engine_argv(args.engine)
-    engine = StdioEngine(argv, message_timeout=args.timeout, pipeline=_pipeline(args.pipeline))
+    if args.games < 1:
+        raise InputError("--games", f"expected a positive number of rounds, got {args.games}")
+    if args.max_divergences < 1:
+        raise InputError("--max-divergences", f"expected a positive number, got {args.max_divergences}")
+    engine = StdioEngine(argv, message_timeout=_seconds("--timeout", args.timeout), pipeline=_pipeline(args.pipeline))
     try:
         hello = engine.start()
         declared = [r for r in ruleset_ids() if r in (hello.get("rulesets") or [])]
@@ -462,7 +528,8 @@ def _perft(args: argparse.Namespace) -> int:
         raise InputError("--id", f"no table {args.id!r} in {args.deal}")
     if args.depth < 1:
         raise InputError("--depth", f"expected a positive number, got {args.depth}")
-    engine = StdioEngine(_engine_argv(args.engine), message_timeout=args.timeout) if args.engine is not None else None
+    timeout = _seconds("--timeout", args.timeout)
+    engine = StdioEngine(_engine_argv(args.engine), message_timeout=timeout) if args.engine is not None else None
     if args.write and engine is not None:
         raise InputError("--write", "tables are written from the reference engine only; drop --engine")
     status = EXIT_OK

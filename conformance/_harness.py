@@ -27,8 +27,9 @@ XFAIL = "XFAIL"
 XPASS = "XPASS"
 STALE = "STALE"
 NOT_RUN = "NOT_RUN"
-#: outcomes that do not make a run fail (XPASS only fails under --strict)
-BENIGN = frozenset({PASS, UNSUPPORTED, XFAIL})
+#: outcomes that do not make a run fail (XPASS only fails under --strict); NOT_RUN makes it
+#: incomplete, which the command line reports by its exit code (130 or 143), not as failures
+BENIGN = frozenset({PASS, UNSUPPORTED, XFAIL, NOT_RUN})
 
 Json = dict[str, Any]
 
@@ -137,7 +138,7 @@ class RunReport:
         )
 
     def ok(self) -> bool:
-        return self.aborted is None and not self.failed() and self.too_little_checked() is None
+        return self.complete and self.aborted is None and not self.failed() and self.too_little_checked() is None
 
     def counts(self) -> Counter[str]:
         counts = Counter(r.outcome for r in self.records)
@@ -270,7 +271,10 @@ def run(
         while mine is not None and not stop.is_set():
             upcoming = claim()  # claimed now, so that its rounds go out to this engine while this scenario is checked
             following = None if upcoming is None else scenarios[upcoming]
-            records[mine] = _one(engine, scenarios[mine], verdicts, ledger, check_determinism, following, keep_exchanges)
+            record = _one(engine, scenarios[mine], verdicts, ledger, check_determinism, following, keep_exchanges)
+            if stop.is_set():  # interrupted while it ran (the engine was ended under it): not a result
+                return
+            records[mine] = record
             with lock:
                 done += 1
                 if progress:
@@ -282,8 +286,12 @@ def run(
         futures = [pool.submit(worker, engine) for engine in engines]
         for future in futures:
             future.result()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (the command line turns it into one)
         stop.set()
+        for engine in engines:  # a worker waiting on a reply gets EOF now, not after the timeout
+            abort = getattr(engine, "abort", None)
+            if abort is not None:
+                abort()
     finally:
         pool.shutdown(wait=True)
         for engine in engines:

@@ -9,25 +9,30 @@ import select
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import IO, Final
 
 EOF: Final = object()
 OVERSIZE: Final = object()
 CHUNK: Final = 1 << 16
+#: seconds between checks that the engine still runs while its reply is awaited
+ALIVE_CHECK: Final = 0.2
 
 
 class LineReader:
     """Lines from the engine's stdout, read in the calling thread with a deadline (select), so a
     reply costs no thread hand-off; a line longer than `max_line` becomes one OVERSIZE marker."""
 
-    def __init__(self, stream: IO[bytes], max_line: int) -> None:
+    def __init__(self, stream: IO[bytes], max_line: int, alive: Callable[[], bool] | None = None) -> None:
         self.fd = stream.fileno()
+        self.alive = alive  # the engine process still runs (EOF may never come while a descendant holds the pipe)
         os.set_blocking(self.fd, False)
         self.buf = bytearray()
         self.pos = 0  # where the unread part of buf starts: lines are taken without moving the rest
         self.max_line = max_line
         self.skipping = False  # inside an oversize line, until its newline
         self.eof = False
+        self.dead = False
 
     def read(self, timeout: float) -> object | None:
         """The next line (bytes), OVERSIZE, EOF, or None when the deadline passes first."""
@@ -59,12 +64,19 @@ class LineReader:
             try:  # a reply sent ahead is often there already: read first, wait only when it is not
                 chunk = os.read(self.fd, CHUNK)
             except BlockingIOError:
+                if self.dead:  # the engine had exited and its pipe holds nothing more: a descendant keeps it open
+                    self.eof = True
+                    continue
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return None
-                ready, _, _ = select.select([self.fd], [], [], remaining)
+                step = remaining if self.alive is None else min(remaining, ALIVE_CHECK)
+                ready, _, _ = select.select([self.fd], [], [], step)
                 if not ready:
-                    return None
+                    if self.alive is not None and not self.alive():
+                        self.dead = True  # read once more what it wrote before it went, then it is EOF
+                    elif step >= remaining:
+                        return None
                 continue
             except OSError:
                 chunk = b""

@@ -149,8 +149,8 @@ def write_junit(report: RunReport, path: Path) -> None:
         name=f"gostop-conformance: {report.engine_label}",
         tests=str(len(report.records)),
         failures=str(sum(1 for r in report.records if r.outcome in ("FAIL", "XPASS"))),
-        errors=str(sum(1 for r in report.records if r.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "NOT_RUN"))),
-        skipped=str(counts[UNSUPPORTED] + counts["XFAIL"]),
+        errors=str(sum(1 for r in report.records if r.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL"))),
+        skipped=str(counts[UNSUPPORTED] + counts["XFAIL"] + counts["NOT_RUN"]),
     )
     if report.aborted:  # the handshake is a test case of its own, each scenario an error beside it
         suite.set("errors", str(int(suite.get("errors", "0")) + 1))
@@ -171,9 +171,9 @@ def write_junit(report: RunReport, path: Path) -> None:
         text = console_line(record)
         if record.outcome in ("FAIL", "XPASS"):
             ET.SubElement(case, "failure", type=record.outcome, message=_clip_line(first_problem(record) or record.outcome)).text = text
-        elif record.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "NOT_RUN"):
+        elif record.outcome in ("ERROR", "CRASH", "TIMEOUT", "PROTOCOL"):
             ET.SubElement(case, "error", type=record.outcome, message=_clip_line(first_problem(record) or record.outcome)).text = text
-        elif record.outcome in (UNSUPPORTED, "XFAIL"):
+        elif record.outcome in (UNSUPPORTED, "XFAIL", "NOT_RUN"):
             ET.SubElement(case, "skipped", message=f"{record.outcome}: {record.reason or ''}")
         if record.stderr:
             ET.SubElement(case, "system-err").text = record.stderr[-20000:]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import subprocess
 import threading
 from collections import deque
@@ -129,12 +131,18 @@ class StdioEngine:
         self.stderr = StderrBuffer(self.stderr_limit)
         self.transcript = []
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+            # a session of its own: the engine and everything it starts form one process group, which
+            # close() ends whole, and which a Ctrl-C meant for the harness does not reach directly
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, start_new_session=True
+            )
         except OSError as exc:
             raise EngineError("crash", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         self.starts += 1
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        self.reader = LineReader(self.proc.stdout, self.max_line)
+        proc = self.proc
+        # a descendant that keeps the pipe open must not make a dead engine look like a slow one
+        self.reader = LineReader(self.proc.stdout, self.max_line, alive=lambda: proc.poll() is None)
         threading.Thread(target=self.stderr.drain, args=(self.proc.stderr,), daemon=True).start()
         self.hello_reply = self._request("hello", {"protocol": "1", "suite_version": _suite_version()}, self.startup_timeout)
         return self.hello_reply
@@ -146,6 +154,13 @@ class StdioEngine:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+    def abort(self) -> None:
+        """End the engine's process group at once, from any thread (an interrupted run): a call
+        waiting on it gets EOF and fails; close() still tidies up afterwards."""
+        proc = self.proc
+        if proc is not None:
+            _kill_group(proc.pid)
 
     def close(self) -> None:
         # a new process has nothing in flight, and no round in progress
@@ -171,6 +186,7 @@ class StdioEngine:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        _kill_group(proc.pid)  # whatever the engine started, nothing survives it
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -421,6 +437,11 @@ class StdioEngine:
 
     def perft(self, depth: int) -> Json:
         return self._checked("perft", {"depth": depth}, timeout=max(self.message_timeout, 600.0))
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
 
 
 def _suite_version() -> str:

@@ -49,3 +49,43 @@ def test_an_empty_or_unsplittable_engine_command_is_a_usage_error(command: str, 
         assert main([*sub, "--engine", command]) == 2
         err = capsys.readouterr().err
         assert f"--engine: {message}" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--engine", "no-such-engine-anywhere"], "--engine: cannot find 'no-such-engine-anywhere': it is not on PATH"),
+        (["--engine", "./no/such/engine.js"], "--engine: ./no/such/engine.js does not exist"),
+        (["--engine", __file__], f"--engine: {__file__} is not an executable file"),
+        (["--timeout", "-1"], "--timeout: expected a number of seconds above 0"),
+        (["--timeout", "0"], "--timeout: expected a number of seconds above 0"),
+        (["--timeout", "nan"], "--timeout: expected a number of seconds above 0"),
+        (["--startup-timeout", "inf"], "--startup-timeout: expected a number of seconds above 0"),
+        (["--timeout", "1e308"], "--timeout: expected a number of seconds above 0"),
+        (["--jobs", "1000000"], "--jobs: expected 1 to 64 engine processes"),
+        (["--jobs", "0"], "--jobs: expected 1 to 64 engine processes"),
+        (["--pipeline", "100000000"], "--pipeline: expected 0 to 4096 requests in flight"),
+    ],
+)
+def test_bad_numbers_and_engines_are_usage_errors_before_anything_runs(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from conformance._cli import main
+
+    assert main(["run", "--area", "capture", "--no-reports", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("kind", "message"), [("file", "is a file, not a folder"), ("under-a-file", "cannot write reports into")])
+def test_a_report_dir_that_cannot_take_reports_is_refused_before_the_run(
+    kind: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Once, an unwritable --report-dir was a traceback after the whole run, every result lost."""
+    from conformance._cli import main
+
+    (tmp_path / "reports").write_text("not a folder")
+    target = tmp_path / "reports" if kind == "file" else tmp_path / "reports" / "inner"  # no folder can be made inside a file
+    assert main(["run", "--area", "capture", "--report-dir", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "--report-dir: " in err and message in err and "Traceback" not in err

@@ -189,7 +189,7 @@ def test_interrupted_run_still_writes_its_report(root: Path, tmp_path: Path, mon
 
     monkeypatch.setattr(harness, "_one", interrupt_on_second)
     out = tmp_path / "r"
-    assert cli("--scenarios", str(root), "--report-dir", str(out)) == 1
+    assert cli("--scenarios", str(root), "--report-dir", str(out)) == 130  # an interrupt: 128 + SIGINT, not a failure
     footer = json.loads((out / "report.jsonl").read_text().splitlines()[-1])
     assert footer["complete"] is False and footer["counts"].get("NOT_RUN", 0) >= 1
 
@@ -215,7 +215,7 @@ def test_any_pipeline_depth_gives_the_same_report(root: Path, tmp_path: Path, ca
         ).read_bytes()
     capsys.readouterr()
     assert cli("--scenarios", str(root), "--engine", engine, "--pipeline", "-1", "--no-reports") == 2
-    assert "--pipeline: expected 0 or more requests in flight, got -1" in capsys.readouterr().err
+    assert "--pipeline: expected 0 to 4096 requests in flight, got -1" in capsys.readouterr().err
 
 
 def test_a_deal_refused_as_unsupported_is_unsupported_with_the_engines_reason(root: Path, tmp_path: Path) -> None:
@@ -249,3 +249,33 @@ def test_an_engines_text_never_reaches_a_report_raw(root: Path, tmp_path: Path, 
     assert cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} surrogate", "--report-dir", str(out2)) == 1
     lines = [json.loads(line) for line in (out2 / "repro" / "harness-trigger" / "transcript.jsonl").read_text().splitlines()]
     assert lines and '"outcome":"PROTOCOL"' in (out2 / "report.jsonl").read_text()
+
+
+@pytest.mark.parametrize(("signum", "code"), [(15, 143), (2, 130)])
+def test_an_interrupted_run_ends_its_engines_and_writes_what_was_decided(root: Path, tmp_path: Path, signum: int, code: int) -> None:
+    """SIGTERM (a cancelled CI job) or SIGINT while the engine hangs: the engine is ended at once,
+    the reports are written, the scenarios not decided are NOT_RUN (not failures), and the exit
+    code is 128 + the signal."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "r"
+    engine = f"{sys.executable} {FAKE} hang"
+    cmd = [sys.executable, "-m", "conformance", "run", "--scenarios", str(root), "--engine", engine, "--report-dir", str(out)]
+    proc = subprocess.Popen([*cmd, "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3.0)  # the first scenario passes, the second hangs
+    start = time.monotonic()
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == code, stderr
+    assert time.monotonic() - start < 10 and "Traceback" not in stderr
+    records = [json.loads(line) for line in (out / "report.jsonl").read_text().splitlines()]
+    outcomes = {r["id"]: r["outcome"] for r in records if r["record"] == "scenario"}
+    assert outcomes["harness-jjok"] == "PASS" and outcomes["harness-trigger"] == "NOT_RUN"
+    assert records[-1]["complete"] is False and records[-1]["failed"] == 0
+    assert "INCOMPLETE" in stdout and not (out / "repro").exists()
+    assert 'errors="0"' in (out / "junit.xml").read_text()
+    leftover = subprocess.run(["pgrep", "-f", f"{FAKE} hang"], capture_output=True, text=True, check=False).stdout.split()
+    assert not [pid for pid in leftover if int(pid) != os.getpid()], "an engine survived the run"
+    del signal

@@ -203,3 +203,34 @@ def test_a_wrong_rejection_code_fails_the_scenario_and_the_rest_of_it_runs(pipel
     assert result.outcome == "FAIL", result.text()
     assert [(m.path, m.expected, m.actual) for m in result.mismatches] == [("rejection", "card_not_in_hand", "must_match")]
     assert result.steps_run == 2
+
+
+def test_an_engine_that_dies_leaving_a_grandchild_on_its_pipe_is_a_crash_at_once(corpus, tmp_path: Path) -> None:
+    """The grandchild keeps stdout open, so EOF never comes: the harness must notice that the
+    engine itself is gone (not wait for the timeout), and nothing it started may outlive it."""
+    import os
+    import time
+
+    pid_file = tmp_path / "grandchild.pid"
+    engine = StdioEngine([sys.executable, str(FAKE), "orphan", str(pid_file)], message_timeout=30.0, startup_timeout=10.0)
+    start = time.monotonic()
+    try:
+        engine.start()
+        results = {sc.id: run_scenario(engine, sc).outcome for sc in corpus if sc.id == "harness-trigger"}
+    finally:
+        engine.close()
+    assert results == {"harness-trigger": "CRASH"}
+    assert time.monotonic() - start < 10, "the harness waited for the timeout instead of seeing the engine die"
+    grandchild = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            break
+        stat = Path(f"/proc/{grandchild}/stat")
+        if stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z":
+            break  # killed, waiting for an init process to reap it
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the engine's grandchild {grandchild} survived the engine")

@@ -10,6 +10,7 @@ Modes that break at start-up (crash_at_start, slow_start) do so for every game.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -76,6 +77,13 @@ def main() -> int:
                 print("fake engine: segmentation fault (not really)", file=sys.stderr)
                 sys.stderr.flush()
                 return 1
+            if mode == "orphan":  # dies, leaving a grandchild that holds its stdout open (its pid in argv[2])
+                import subprocess
+
+                child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+                with open(sys.argv[2], "w") as pid_file:
+                    pid_file.write(str(child.pid))
+                os._exit(1)
             if mode == "hang":
                 time.sleep(3600)
             if mode == "invalid_json":
