@@ -3,6 +3,7 @@ known-failures ledger, and the per-scenario records the reporters write."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
@@ -10,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from conformance._compare import Mismatch
 from conformance._declaration import DeclarationError, Verdict, Verdicts, parse
@@ -303,6 +304,23 @@ def run(
     return RunReport(label, command, hello, final, stale, strict, complete, time.perf_counter() - start, selection or {}, min_checked)
 
 
+#: characters of a mismatch's expected or actual value kept for the report (its first and last half)
+VALUE_LIMIT: Final = 64 << 10
+
+
+def _bounded(m: Mismatch) -> Mismatch:
+    def cut(value: Any) -> Any:
+        if isinstance(value, int | float | bool | None):
+            return value
+        text = json.dumps(value, default=str)
+        if len(text) <= VALUE_LIMIT:
+            return value
+        half = VALUE_LIMIT // 2
+        return f"{text[:half]} [... {len(text) - VALUE_LIMIT} characters left out ...] {text[-half:]}"
+
+    return replace(m, expected=cut(m.expected), actual=cut(m.actual))
+
+
 def _replayed(engine: Engine, sc: Scenario, result: Result) -> Result:
     """The determinism check: the same scenario again must give the same replies."""
     again = run_scenario(engine, sc)
@@ -364,6 +382,10 @@ def _one(
     forget = result.outcome == PASS and sc.id not in ledger and not keep_exchanges
     if forget:
         result = replace(result, transcript=())
+    elif stdio is not None and not keep_exchanges:
+        # the reproducer shows the lines exchanged (bounded); the replies as objects would be kept twice,
+        # and a mismatch's values only as much of them as a person reads
+        result = replace(result, transcript=(), mismatches=tuple(_bounded(m) for m in result.mismatches))
     record = Record(written, result.outcome, result, verdict=verdict)
     if result.outcome == UNSUPPORTED:
         record.reason = result.error

@@ -384,7 +384,7 @@ class StdioEngine:
         except UnicodeDecodeError as exc:
             self.transcript.append(("<", item[:200].decode("utf-8", "replace")))
             raise EngineError("protocol", f"the reply to {cmd} is not UTF-8 (byte {exc.start})") from None
-        self.transcript.append(("<", text if len(text) <= 100_000 else text[:100_000] + "…"))
+        self.transcript.append(("<", _clipped(text)))
         try:
             reply = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
@@ -437,6 +437,18 @@ class StdioEngine:
 
     def perft(self, depth: int) -> Json:
         return self._checked("perft", {"depth": depth}, timeout=max(self.message_timeout, 600.0))
+
+
+#: characters of one transcript line kept (its first and last half): a reproducer shows the shape of a
+#: huge reply, and a long run's memory stays flat however large the replies
+LINE_LIMIT: Final = 64 << 10
+
+
+def _clipped(text: str) -> str:
+    if len(text) <= LINE_LIMIT:
+        return text
+    half = LINE_LIMIT // 2
+    return f"{text[:half]} [... {len(text) - LINE_LIMIT} characters left out ...] {text[-half:]}"
 
 
 def _kill_group(pgid: int) -> None:

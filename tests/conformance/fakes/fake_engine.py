@@ -97,6 +97,12 @@ def main() -> int:
             if mode == "huge_line":
                 print(json.dumps({"seq": message["seq"], "events": [], "state": {}, "pad": "x" * (10 << 20)}), flush=True)
                 continue
+            if mode == "bloat":  # a wrong state and a 2 MB event in every reply to act: a failure to remember, bounded
+                reply, _ = handle(engine, message)
+                reply["state"]["stock"] = reply["state"]["stock"][:-1]
+                reply["events"].append({"kind": "capture", "player": 0, "note": "x" * (2 << 20)})
+                print(json.dumps(reply), flush=True)
+                continue
             if mode == "lose_card":  # the state forgets the bottom stock card
                 reply, _ = handle(engine, message)
                 reply["state"]["stock"] = reply["state"]["stock"][:-1]
