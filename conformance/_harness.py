@@ -47,14 +47,22 @@ def load_ledger(path: Path) -> dict[str, KnownFailure]:
     located = load_yaml(path)
     data = located.data
     entries = data.get("known_failures") if isinstance(data, dict) else None
-    if not isinstance(entries, list):
-        raise InputError(located.where(), "expected a mapping with a `known_failures` list of {id, reason, link} entries")
+    if not isinstance(entries, list) or set(data) - {"known_failures"}:
+        raise InputError(located.where(), "expected a mapping with a `known_failures` list of {id, reason, link} entries, and nothing else")
     out: dict[str, KnownFailure] = {}
     for i, entry in enumerate(entries):
+        at: list[str | int] = ["known_failures", i]
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not isinstance(entry.get("reason"), str):
-            raise InputError(located.where(["known_failures", i]), "expected {id: <scenario id>, reason: <why>, link: <url, optional>}")
+            raise InputError(located.where(at), "expected {id: <scenario id>, reason: <why>, link: <url, optional>}")
+        unknown = sorted(set(entry) - {"id", "reason", "link"})
+        if unknown:
+            raise InputError(located.where([*at, unknown[0]]), "unexpected field; an entry is {id, reason, link}")
         if not entry["reason"].strip():
-            raise InputError(located.where(["known_failures", i, "reason"]), "a known failure must say why")
+            raise InputError(located.where([*at, "reason"]), "a known failure must say why")
+        if "link" in entry and not isinstance(entry["link"], str):
+            raise InputError(located.where([*at, "link"]), f"expected one link (a string), got {type(entry['link']).__name__}")
+        if entry["id"] in out:
+            raise InputError(located.where([*at, "id"]), f"scenario {entry['id']!r} is listed twice")
         out[entry["id"]] = KnownFailure(entry["id"], entry["reason"], entry.get("link"))
     return out
 
@@ -324,6 +332,8 @@ def _bounded(m: Mismatch) -> Mismatch:
 def _replayed(engine: Engine, sc: Scenario, result: Result) -> Result:
     """The determinism check: the same scenario again must give the same replies."""
     again = run_scenario(engine, sc)
+    if again.outcome in RESTART_AFTER or again.outcome == "ERROR":  # a crash in the replay is a crash, with its message
+        return replace(again, error=f"the second run of the scenario (--check-determinism): {again.error}")
     first, second = result.transcript, again.transcript
     if first == second:
         return result

@@ -310,3 +310,37 @@ def test_memory_stays_flat_however_large_the_failing_replies(tmp_path: Path) -> 
     assert peak_mb < 120, f"the harness peaked at {peak_mb:.0f} MB"  # 58 MB bounded; 169 MB keeping the replies whole
     assert max(p.stat().st_size for p in out.rglob("transcript.jsonl")) < 1 << 20
     del resource
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "known_failures:\n  - {id: a, reason: r}\n  - {id: a, reason: s}\n",
+            r"known.yaml:3 at known_failures\[1\]\.id: scenario 'a' is listed twice",
+        ),
+        ("known_failures:\n  - {id: a, reason: r, linq: x}\n", r"known.yaml:2 at known_failures\[0\]\.linq: unexpected field"),
+        ("known_failures:\n  - {id: a, reason: r, link: [x, y]}\n", r"known_failures\[0\]\.link: expected one link \(a string\), got list"),
+        ("known_failures: []\nextra: 1\n", "and nothing else"),
+        ("known_failures:\n  - {id: a, reason: r}\nknown_failures: []\n", "duplicate key 'known_failures'"),
+    ],
+)
+def test_a_malformed_ledger_names_the_entry(text: str, message: str, tmp_path: Path) -> None:
+    from conformance._harness import load_ledger
+    from reference_impl import InputError
+
+    path = tmp_path / "known.yaml"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message):
+        load_ledger(path)
+
+
+def test_a_crash_in_the_determinism_replay_is_a_crash_with_its_message(root: Path, tmp_path: Path) -> None:
+    """Once reported as a determinism FAIL, the crash message lost."""
+    out = tmp_path / "r"
+    engine = f"{sys.executable} {FAKE} crash_second_game"
+    assert (
+        cli("--scenarios", str(root), "--id", "harness-trigger", "--engine", engine, "--check-determinism", "--report-dir", str(out)) == 1
+    )
+    [record] = [json.loads(line) for line in (out / "report.jsonl").read_text().splitlines() if '"record":"scenario"' in line]
+    assert record["outcome"] == "CRASH" and "second run" in record["error"] and "exited" in record["error"]

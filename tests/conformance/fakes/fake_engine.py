@@ -53,6 +53,8 @@ def main() -> int:
         if cmd == "new_game":
             games += 1
             triggered = TRIGGER in message["deal"]["hands"][0]
+            if mode == "crash_second_game" and games == 2:
+                return 1
             if mode == "nondeterministic" and games % 2 == 0:  # every second game forgets the jjok steal
                 message["ruleset"]["options"]["jjok_steal"] = 0
             if mode == "liar" and triggered:  # calls a well-formed deal bad
