@@ -374,6 +374,8 @@ class StdioEngine:
         if item is None:
             raise EngineError("timeout", f"no reply to {cmd} (seq {seq}) within {limit:g}s")
         if item is EOF:
+            if self.alive():
+                raise EngineError("crash", f"the engine closed its output while answering {cmd} (it still runs)")
             raise EngineError("crash", f"the engine exited while answering {cmd} (exit code {self._exit_code()})")
         if item is OVERSIZE:
             self.transcript.append(("<", f"[a line longer than {self.max_line} bytes]"))

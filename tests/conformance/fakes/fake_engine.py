@@ -27,6 +27,14 @@ def main() -> int:
         return 3
     if mode == "slow_start":
         time.sleep(float(sys.argv[2]) if len(sys.argv) > 2 else 3.0)
+    if mode == "chatty_start":  # a line nobody asked for, before the hello
+        print('{"log": "engine ready"}', flush=True)
+    if mode == "garbage_start":  # not JSON at all, before the hello
+        print("Welcome to my engine! Type help.", flush=True)
+    if mode == "stubborn":  # ignores SIGTERM: only SIGKILL ends it
+        import signal
+
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     engine = JsonEngine()
     triggered = False
     games = 0
@@ -86,8 +94,20 @@ def main() -> int:
                 with open(sys.argv[2], "w") as pid_file:
                     pid_file.write(str(child.pid))
                 os._exit(1)
-            if mode == "hang":
+            if mode in ("hang", "stubborn"):
                 time.sleep(3600)
+            if mode == "half_line":  # half a reply, then silence
+                sys.stdout.write('{"seq": ' + str(message["seq"]) + ', "events": [')
+                sys.stdout.flush()
+                time.sleep(3600)
+            if mode == "closes_stdout":  # alive, but its replies can never come
+                os.close(1)
+                time.sleep(3600)
+            if mode == "double_reply":  # the same reply twice: the second answers nothing
+                reply, _ = handle(engine, message)
+                print(json.dumps(reply), flush=True)
+                print(json.dumps(reply), flush=True)
+                continue
             if mode == "invalid_json":
                 print("this is not JSON", flush=True)
                 continue
