@@ -47,20 +47,40 @@ from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 from reference_impl._clauses import clauses
 from reference_impl._cli import run_guarded
-from reference_impl._jsonapi import JsonEngine
+from reference_impl._jsonapi import PROTOCOL_VERSION, JsonEngine, engine_version
 from reference_impl._mutants import BY_NAME
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_CODES: Final = """exit codes:
+  0    every scenario passed, was unsupported or is a known failure, and --min-checked ran
+  1    a failure, an error, a crash, a timeout or a protocol breach; too little checked; a failed handshake
+  2    a usage or input error (the message names the option, file and line)
+  130  interrupted by Ctrl-C (143: by SIGTERM); the reports hold what was decided, the rest NOT_RUN
+
+environment:
+  GOSTOP_ENGINE  the engine command when --engine is not given (run, smoke, support, fuzz, perft)"""
+#: the engine command when --engine is not given: CI sets it once for every step
+ENGINE_VARIABLE: Final = "GOSTOP_ENGINE"
 TIMEOUT_HELP = f"seconds to wait for each reply (default {DEFAULT_TIMEOUT:g})"
 STARTUP_HELP = f"seconds to wait for the hello reply (default {DEFAULT_STARTUP_TIMEOUT:g})"
 PIPELINE_HELP = f"requests sent before their replies are read (default {DEFAULT_PIPELINE}; 0: wait for each reply)"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="gostop-conformance", description="The Go-Stop conformance suite.")
+    p = argparse.ArgumentParser(
+        prog="gostop-conformance",
+        description="The Go-Stop conformance suite.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {engine_version()} (protocol {PROTOCOL_VERSION})")
     sub = p.add_subparsers(dest="command", required=True)
     run_p = sub.add_parser("run", help="run the scenario corpus against an engine (default: the bundled reference engine, in process)")
-    run_p.add_argument("--engine", help='engine command, split like a shell would but never run through one, e.g. "node my_engine.js"')
+    run_p.add_argument(
+        "--engine",
+        help='engine command, split like a shell would but never run through one, e.g. "node my_engine.js" '
+        "(default: $GOSTOP_ENGINE, else the bundled reference engine in process)",
+    )
     run_p.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
     run_p.add_argument("--ruleset", action="append", default=[], help="only scenarios of this ruleset (repeatable)")
     run_p.add_argument("--area", action="append", default=[], help="only this area (directory under scenarios/)")
@@ -86,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     run_p.add_argument("-q", "--quiet", action="store_true", help="print only problems (failures, errors, unexpected passes) and a summary")
     sup = sub.add_parser("support", help="what an engine's hello declaration lets run; which undeclared values would unlock the most")
-    source = sup.add_mutually_exclusive_group(required=True)
+    source = sup.add_mutually_exclusive_group()
     source.add_argument("--engine", help="engine command: its hello reply is read, nothing is played")
     source.add_argument("--hello", type=Path, help="a file holding a hello reply (JSON), instead of an engine")
     sup.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
@@ -94,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     sup.add_argument("--top", type=int, default=15, help="how many values and reasons to list (default 15)")
     sup.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, help=STARTUP_HELP)
     smoke = sub.add_parser("smoke", help="check an engine adapter: handshake, card ids, one capture, one rejection")
-    smoke.add_argument("--engine", required=True, help="engine command, as for run")
+    smoke.add_argument("--engine", help="engine command, as for run (default: $GOSTOP_ENGINE)")
     smoke.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     smoke.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, help=STARTUP_HELP)
     lint_p = sub.add_parser("lint", help="check the corpus: clauses cited and covered, scenarios legal, option values exercised")
@@ -116,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     mut.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
     mut.add_argument("--min-kill-rate", type=float, default=0.0, help="fail when the kill rate is below this fraction")
     fz = sub.add_parser("fuzz", help="differential fuzzing against the reference engine, shrinking the first divergences into scenarios")
-    fz.add_argument("--engine", required=True, help="engine command, as for run")
+    fz.add_argument("--engine", help="engine command, as for run (default: $GOSTOP_ENGINE)")
     fz.add_argument("--games", type=int, default=1000, help="random rounds to play (default 1000)")
     fz.add_argument("--seed", type=int, default=1, help="fuzzing seed; the same seed plays the same rounds")
     fz.add_argument("--ruleset", action="append", default=[], help="only these rulesets (default: every ruleset the engine declares)")
@@ -140,6 +160,8 @@ def _parser() -> argparse.ArgumentParser:
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if getattr(args, "engine", "") is None and os.environ.get(ENGINE_VARIABLE):
+        args.engine = os.environ[ENGINE_VARIABLE]
     try:
         if args.command == "rulesets":
             for rid in ruleset_ids():
@@ -238,6 +260,7 @@ def _run(args: argparse.Namespace) -> int:
             check_determinism=args.check_determinism,
             dependencies=dependencies.load(root),
             min_checked=min_checked,
+            corpus_ids=[sc.id for sc in corpus],
         )
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)
@@ -345,6 +368,12 @@ def _min_checked(spec: str, selected: int) -> int:
         raise InputError("--min-checked", f"expected a number of scenarios (such as 100) or a share (such as 80%), got {spec!r}") from None
 
 
+def _required_engine(args: argparse.Namespace) -> list[str]:
+    if args.engine is None:
+        raise InputError("--engine", f"give the engine command (or set {ENGINE_VARIABLE})")
+    return _engine_argv(args.engine)
+
+
 def _support(args: argparse.Namespace) -> int:
     root = args.scenarios or default_root()
     corpus = select(load_corpus(root), rulesets=args.ruleset)
@@ -358,7 +387,7 @@ def _support(args: argparse.Namespace) -> int:
         if not isinstance(hello, dict):
             raise InputError(str(args.hello), "expected a JSON object (a hello reply)")
     else:
-        argv = _engine_argv(args.engine)
+        argv = _required_engine(args)
         engine = StdioEngine(argv, startup_timeout=_seconds("--startup-timeout", args.startup_timeout))
         try:
             hello = engine.start()
@@ -394,7 +423,7 @@ def _support(args: argparse.Namespace) -> int:
 
 
 def _smoke(args: argparse.Namespace) -> int:
-    argv = _engine_argv(args.engine)
+    argv = _required_engine(args)
     engine = StdioEngine(
         argv, message_timeout=_seconds("--timeout", args.timeout), startup_timeout=_seconds("--startup-timeout", args.startup_timeout)
     )
@@ -480,7 +509,7 @@ def _mutants(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    argv = _engine_argv(args.engine)
+    argv = _required_engine(args)
     if args.games < 1:
         raise InputError("--games", f"expected a positive number of rounds, got {args.games}")
     if args.max_divergences < 1:

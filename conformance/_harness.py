@@ -7,7 +7,7 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -233,11 +233,14 @@ def run(
     keep_exchanges: bool = False,
     dependencies: Mapping[str, Dependencies] | None = None,
     min_checked: int = 1,
+    corpus_ids: Collection[str] | None = None,
 ) -> RunReport:
     """Run `scenarios` on `jobs` engines; records come back in scenario order, whatever the timing.
     An interrupt (Ctrl-C) stops the run after the scenarios in flight: the report says what did
     not run, and is still written. Each scenario runs within what the engine declared
-    (conformance._declaration), with `dependencies` the corpus's stored option dependencies."""
+    (conformance._declaration), with `dependencies` the corpus's stored option dependencies. A
+    ledger entry is stale when its scenario is in none of `corpus_ids` (the whole corpus, not the
+    selection: a shard or a filter leaves the other entries current)."""
     ledger = ledger or {}
     start = time.perf_counter()
     first = factory()
@@ -307,7 +310,7 @@ def run(
             engine.close()
     complete = all(r is not None for r in records)
     final = [r if r is not None else Record(scenarios[i], NOT_RUN, reason="the run was interrupted") for i, r in enumerate(records)]
-    ids = {sc.id for sc in scenarios}
+    ids = set(corpus_ids) if corpus_ids is not None else {sc.id for sc in scenarios}
     stale = [k for k in ledger.values() if k.id not in ids]
     return RunReport(label, command, hello, final, stale, strict, complete, time.perf_counter() - start, selection or {}, min_checked)
 

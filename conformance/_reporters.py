@@ -86,6 +86,10 @@ def _summary_lines(report: RunReport) -> list[str]:
     substituted = sum(1 for r in report.records if r.verdict is not None and r.verdict.changes and r.outcome != UNSUPPORTED)
     if substituted:
         lines.append(f"{substituted} scenarios ran with the engine's declared values where the outcome is the same (report.jsonl: run_as)")
+    if report.ledger_stale:
+        verdict = "failing the run (--strict)" if report.strict else "without --strict, not failing it"
+        lines.append(f"STALE known failures ({len(report.ledger_stale)}, {verdict}): no such scenario in the corpus; remove them:")
+        lines += [f"  {k.id}" for k in report.ledger_stale]
     too_little = report.too_little_checked()
     if too_little:
         lines.append(f"NOT GREEN: {too_little}")

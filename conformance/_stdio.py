@@ -155,6 +155,17 @@ class StdioEngine:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def _still_running(self, grace: float = 0.5) -> bool:
+        """After EOF: whether the engine lives on (it closed its output) or is on its way out."""
+        proc = self.proc
+        if proc is None:
+            return False
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            return True
+        return False
+
     def abort(self) -> None:
         """End the engine's process group at once, from any thread (an interrupted run): a call
         waiting on it gets EOF and fails; close() still tidies up afterwards."""
@@ -374,7 +385,7 @@ class StdioEngine:
         if item is None:
             raise EngineError("timeout", f"no reply to {cmd} (seq {seq}) within {limit:g}s")
         if item is EOF:
-            if self.alive():
+            if self._still_running():
                 raise EngineError("crash", f"the engine closed its output while answering {cmd} (it still runs)")
             raise EngineError("crash", f"the engine exited while answering {cmd} (exit code {self._exit_code()})")
         if item is OVERSIZE:

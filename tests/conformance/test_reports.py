@@ -347,3 +347,30 @@ def test_a_crash_in_the_determinism_replay_is_a_crash_with_its_message(root: Pat
     )
     [record] = [json.loads(line) for line in (out / "report.jsonl").read_text().splitlines() if '"record":"scenario"' in line]
     assert record["outcome"] == "CRASH" and "second run" in record["error"] and "exited" in record["error"]
+
+
+def test_a_sharded_run_with_a_ledger_is_green_exactly_when_the_whole_run_is(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Entries for scenarios outside a shard or a filter are not stale; an entry for no scenario is,
+    and --strict names it."""
+    engine = f"{sys.executable} {FAKE} one_rule_wrong"
+    ledger = tmp_path / "known.yaml"
+    ledger.write_text("known_failures:\n  - {id: harness-jjok, reason: 'no jjok steal yet'}\n")
+    common = ["--scenarios", str(root), "--engine", engine, "--known-failures", str(ledger), "--strict", "--no-reports"]
+    assert cli(*common) == 0
+    assert [cli(*common, "--shard", f"{k}/3") for k in (1, 2, 3)] == [0, 0, 0]
+    assert cli(*common, "--id", "harness-plain") == 0
+    ledger.write_text(ledger.read_text() + "  - {id: harness-gone, reason: 'renamed'}\n")
+    capsys.readouterr()
+    assert cli(*common) == 1
+    assert [cli(*common, "--shard", f"{k}/3") for k in (1, 2, 3)] == [1, 1, 1]
+    out = capsys.readouterr().out
+    assert "STALE known failures (1, failing the run (--strict))" in out and "\n  harness-gone\n" in out
+
+
+def test_the_engine_command_may_come_from_the_environment(root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GOSTOP_ENGINE", f"{sys.executable} {FAKE} one_rule_wrong")
+    assert cli("--scenarios", str(root), "--report-dir", str(tmp_path)) == 1  # the fake, not the bundled engine
+    header = json.loads((tmp_path / "report.jsonl").read_text().splitlines()[0])
+    assert header["engine_command"][-1] == "one_rule_wrong"
