@@ -26,13 +26,13 @@ from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
 from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from conformance._engine import EngineError
 from conformance._fuzz import fuzz, scenario_yaml
-from conformance._harness import XFAIL, engine_factory, load_ledger, run
+from conformance._harness import engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
+from conformance._live import LiveOutput
 from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
 from conformance._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
 from conformance._reporters import (
     clean_report_dir,
-    console_line,
     summary_lines,
     support_profile,
     write_jsonl,
@@ -40,7 +40,6 @@ from conformance._reporters import (
     write_markdown,
     write_reproducers,
 )
-from conformance._runner import PASS, UNSUPPORTED
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
@@ -231,7 +230,6 @@ def _run(args: argparse.Namespace) -> int:
     ledger = load_ledger(args.known_failures) if args.known_failures else {}
     min_checked = _min_checked(args.min_checked, len(chosen))
     label = args.engine or "gostop-reference (in process)"
-    progress = _progress if sys.stderr.isatty() and not args.quiet else None
     selection = {
         "ids": args.id,
         "rulesets": args.ruleset,
@@ -246,6 +244,7 @@ def _run(args: argparse.Namespace) -> int:
     signals: list[int] = []
     main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: _interrupt(signals, signum)) if main_thread else None
+    live = LiveOutput(len(chosen), args.quiet)  # each scenario's line as it finishes, and the progress
     try:
         report = run(
             chosen,
@@ -256,7 +255,7 @@ def _run(args: argparse.Namespace) -> int:
             label=label,
             command=argv,
             selection=selection,
-            progress=progress,
+            on_record=live.record,
             check_determinism=args.check_determinism,
             dependencies=dependencies.load(root),
             min_checked=min_checked,
@@ -266,18 +265,14 @@ def _run(args: argparse.Namespace) -> int:
         print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL
     finally:
+        live.close()
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
-    if progress:
-        print(file=sys.stderr)
     if report.aborted:
         print(f"gostop-conformance: {report.aborted}", file=sys.stderr)
     for line in [] if report.aborted else support_profile(report):
         if not args.quiet:
             print(line)
-    for record in [] if report.aborted else report.records:  # after a failed handshake the summary says it once
-        if not args.quiet or record.outcome not in QUIET:
-            print(console_line(record))
     if not args.no_reports:
         out = args.report_dir
         write_jsonl(report, out / "report.jsonl", timing=args.timing)
@@ -325,10 +320,6 @@ def _prepare_report_dir(out: Path) -> None:
         clean_report_dir(out)  # no earlier run's green report survives this one
     except OSError as exc:
         raise InputError("--report-dir", f"cannot write reports into {out}: {exc.strerror or exc}") from None
-
-
-#: outcomes --quiet does not print one by one (the summary counts and groups them)
-QUIET: Final = frozenset({PASS, UNSUPPORTED, XFAIL})
 
 
 def _engine_argv(command: str) -> list[str]:

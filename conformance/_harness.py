@@ -228,7 +228,7 @@ def run(
     label: str = "",
     command: list[str] | None = None,
     selection: Json | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    on_record: Callable[[Record], None] | None = None,
     check_determinism: bool = False,
     keep_exchanges: bool = False,
     dependencies: Mapping[str, Dependencies] | None = None,
@@ -289,8 +289,8 @@ def run(
             records[mine] = record
             with lock:
                 done += 1
-                if progress:
-                    progress(done, len(scenarios))
+            if on_record is not None:
+                on_record(record)
             mine = upcoming
 
     pool = ThreadPoolExecutor(max_workers=len(engines))
@@ -403,6 +403,8 @@ def _one(
     if result.outcome == UNSUPPORTED:
         record.reason = result.error
     if stdio is not None:
+        if result.outcome != PASS:
+            stdio.stderr.settle()
         record.stderr = stdio.stderr.text()
         exchanges = stdio.take_transcript()
         record.engine_transcript = [] if forget else exchanges

@@ -102,8 +102,29 @@ class StderrBuffer:
         self.dropped = 0
         self.limit = limit
         self.lock = threading.Lock()
+        self.fd: int | None = None
+
+    def settle(self, most: float = 0.25) -> None:
+        """Wait (a little) until the drain has read what the engine has written so far: an engine
+        that logs its error and then replies must not have the log missing from the report."""
+        deadline = time.monotonic() + most
+        while self.fd is not None and time.monotonic() < deadline:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0)
+            except (OSError, ValueError):
+                return
+            if not ready:
+                return
+            time.sleep(0.01)
 
     def drain(self, stream: IO[bytes]) -> None:
+        self.fd = stream.fileno()
+        try:
+            self._drain(stream)
+        finally:
+            self.fd = None  # all read: nothing for settle() to wait for
+
+    def _drain(self, stream: IO[bytes]) -> None:
         while True:
             try:
                 chunk = os.read(stream.fileno(), CHUNK)

@@ -4,6 +4,7 @@ and reproducer folders, exit codes."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -63,7 +64,7 @@ def test_the_replay_script_works_from_any_directory(root: Path, tmp_path: Path) 
     script = out / "repro" / "harness-jjok" / "replay.sh"
     proc = subprocess.run([str(script)], check=False, cwd="/", capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stderr
-    assert "\nFAIL harness-jjok\n" in proc.stdout and "0 passed, 1 failed" in proc.stdout
+    assert re.search(r"^FAIL harness-jjok$", proc.stdout, re.M) and "0 passed, 1 failed" in proc.stdout
 
 
 def test_a_run_leaves_no_earlier_report_behind(root: Path, tmp_path: Path) -> None:
