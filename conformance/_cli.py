@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 from conformance import _dependencies as dependencies
+from conformance import _saved as saved
 from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
 from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from conformance._engine import EngineError
@@ -153,6 +154,13 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--write", action="store_true", help="recompute every table of the file to its own depth with the reference engine")
     pf.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
+    summ = sub.add_parser("summary", help="merge the report.jsonl files of several shards into one report (and one verdict)")
+    summ.add_argument("reports", type=Path, nargs="+", help="report.jsonl files of one run's shards")
+    summ.add_argument("--scenarios", type=Path, default=None, help="the corpus the run used (default: the bundled corpus)")
+    summ.add_argument("--report-dir", type=Path, default=None, help="write the merged report.jsonl, junit.xml and summary.md here")
+    led = sub.add_parser("ledger", help="write a known-failures ledger from a run's failures (each reason a placeholder to fill)")
+    led.add_argument("reports", type=Path, nargs="+", help="report.jsonl files")
+    led.add_argument("--out", type=Path, default=None, help="write the ledger here (default: print it)")
     return p
 
 
@@ -183,6 +191,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return _fuzz(args)
         if args.command == "perft":
             return _perft(args)
+        if args.command == "summary":
+            return _summary(args)
+        if args.command == "ledger":
+            return _ledger(args)
         return _run(args)
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)
@@ -276,7 +288,7 @@ def _run(args: argparse.Namespace) -> int:
     if not args.no_reports:
         out = args.report_dir
         write_jsonl(report, out / "report.jsonl", timing=args.timing)
-        write_junit(report, out / "junit.xml")
+        write_junit(report, out / "junit.xml", timing=args.timing)
         write_markdown(report, out / "summary.md")
         repro = write_reproducers(report, out / "repro", root)
         print(
@@ -357,6 +369,30 @@ def _min_checked(spec: str, selected: int) -> int:
         return count
     except ValueError:
         raise InputError("--min-checked", f"expected a number of scenarios (such as 100) or a share (such as 80%), got {spec!r}") from None
+
+
+def _summary(args: argparse.Namespace) -> int:
+    corpus = {sc.id: sc for sc in load_corpus(args.scenarios or default_root())}
+    report = saved.merge([saved.read(path) for path in args.reports], corpus)
+    if args.report_dir is not None:
+        _prepare_report_dir(args.report_dir)
+        write_jsonl(report, args.report_dir / "report.jsonl")
+        write_junit(report, args.report_dir / "junit.xml")
+        write_markdown(report, args.report_dir / "summary.md")
+        print(f"reports: {args.report_dir}/report.jsonl, {args.report_dir}/junit.xml, {args.report_dir}/summary.md")
+    for line in summary_lines(report):
+        print(line)
+    return EXIT_OK if report.ok() else EXIT_FAIL
+
+
+def _ledger(args: argparse.Namespace) -> int:
+    text = saved.ledger_text([saved.read(path) for path in args.reports])
+    if args.out is None:
+        print(text, end="")
+    else:
+        args.out.write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}: fill in every reason before using it (--known-failures refuses a placeholder)")
+    return EXIT_OK
 
 
 def _required_engine(args: argparse.Namespace) -> list[str]:

@@ -57,8 +57,8 @@ def load_ledger(path: Path) -> dict[str, KnownFailure]:
         unknown = sorted(set(entry) - {"id", "reason", "link"})
         if unknown:
             raise InputError(located.where([*at, unknown[0]]), "unexpected field; an entry is {id, reason, link}")
-        if not entry["reason"].strip():
-            raise InputError(located.where([*at, "reason"]), "a known failure must say why")
+        if not entry["reason"].strip() or entry["reason"].startswith("TODO"):
+            raise InputError(located.where([*at, "reason"]), "a known failure must say why (replace the TODO placeholder)")
         if "link" in entry and not isinstance(entry["link"], str):
             raise InputError(located.where([*at, "link"]), f"expected one link (a string), got {type(entry['link']).__name__}")
         if entry["id"] in out:
@@ -79,6 +79,8 @@ class Record:
     engine_transcript: list[tuple[str, str]] = field(default_factory=list)
     #: how the scenario was run for this engine's declaration (what was substituted), or why not
     verdict: Verdict | None = None
+    #: wall-clock seconds the scenario took (reported only with --timing: reports are byte-identical without)
+    seconds: float = 0.0
 
     def to_json(self) -> Json:
         sc = self.scenario
@@ -172,12 +174,14 @@ class RunReport:
             "suite_version": engine_version(),
             "protocol": PROTOCOL_VERSION,
             "engine": self.hello.get("engine", {}),
+            "engine_label": self.engine_label,
             "engine_command": self.engine_command,
             "engine_protocol": self.hello.get("protocol"),
             "support": {
                 "rulesets": self.hello.get("rulesets", []),
                 "options": self.hello.get("options", {}),
                 "features": self.hello.get("features", []),
+                "positions": self.hello.get("positions", "any"),
             },
             "ruleset_hashes": {rid: load_ruleset(rid).hash for rid in rulesets},
             "selection": self.selection,
@@ -193,6 +197,7 @@ class RunReport:
             "failed": self.failed(),
             "checked": self.checked(),
             "min_checked": self.min_checked,
+            "strict": self.strict,
             "ok": self.ok(),
             **({"aborted": self.aborted} if self.aborted else {}),
             "complete": self.complete,
@@ -283,7 +288,9 @@ def run(
         while mine is not None and not stop.is_set():
             upcoming = claim()  # claimed now, so that its rounds go out to this engine while this scenario is checked
             following = None if upcoming is None else scenarios[upcoming]
+            began = time.perf_counter()
             record = _one(engine, scenarios[mine], verdicts, ledger, check_determinism, following, keep_exchanges)
+            record.seconds = time.perf_counter() - began
             if stop.is_set():  # interrupted while it ran (the engine was ended under it): not a result
                 return
             records[mine] = record

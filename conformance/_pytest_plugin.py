@@ -29,6 +29,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gostop-engine", default=None, help="engine command to validate (enables the conformance tests)")
     group.addoption("--gostop-scenarios", default=None, help="scenario directory (default: the bundled corpus)")
     group.addoption("--gostop-ruleset", action="append", default=[], help="only scenarios of this ruleset")
+    group.addoption("--gostop-area", action="append", default=[], help="only scenarios of this area")
+    group.addoption("--gostop-id", action="append", default=[], help="only this scenario (repeatable; -k selects by id too)")
+    group.addoption(
+        "--gostop-only",
+        action="store_true",
+        help="run the corpus alone: deselect every other test pytest collected (a project's own tests)",
+    )
     group.addoption("--gostop-known-failures", default=None, help="known-failures ledger: those scenarios are xfail(strict)")
     group.addoption("--gostop-timeout", type=float, default=DEFAULT_TIMEOUT, help=f"seconds per reply (default {DEFAULT_TIMEOUT:g})")
     group.addoption(
@@ -103,7 +110,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     from conformance._scenarios import default_root, load_corpus, select
 
     root = Path(config.getoption("--gostop-scenarios") or default_root())
-    scenarios = select(load_corpus(root), rulesets=config.getoption("--gostop-ruleset"))
+    scenarios = select(
+        load_corpus(root),
+        rulesets=config.getoption("--gostop-ruleset"),
+        areas=config.getoption("--gostop-area"),
+        ids=config.getoption("--gostop-id"),
+    )
     ledger_path = config.getoption("--gostop-known-failures")
     ledger = load_ledger(Path(ledger_path)) if ledger_path else {}
     pipeline = config.getoption("--gostop-pipeline")
@@ -111,6 +123,27 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         raise pytest.UsageError(f"--gostop-pipeline: expected 0 or more requests in flight, got {pipeline}")
     state = _Session(shlex.split(command), config.getoption("--gostop-timeout"), pipeline, _dependencies.load(root))
     config.add_cleanup(state.engine.close)
+    if config.getoption("--gostop-only") and items:
+        config.hook.pytest_deselected(items=list(items))
+        items.clear()
+    # node ids gostop/<area>::<scenario id>: -k selects by id or area, junit's classname is gostop.<area>
+    corpus = Corpus.from_parent(session, name="gostop", nodeid="gostop")
+    areas: dict[str, Area] = {}
     for sc in scenarios:
+        area = areas.get(sc.area) or areas.setdefault(sc.area, Area.from_parent(corpus, name=sc.area))
         known = ledger.get(sc.id)
-        items.append(ScenarioItem.from_parent(session, name=sc.id, scenario=sc, session_state=state, known=known.reason if known else None))
+        items.append(ScenarioItem.from_parent(area, name=sc.id, scenario=sc, session_state=state, known=known.reason if known else None))
+
+
+class Corpus(pytest.Collector):
+    """The scenario corpus, parent of one collector per area (its items are made up front)."""
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        return []
+
+
+class Area(pytest.Collector):
+    """One area of the corpus (scenarios/<area>/)."""
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        return []

@@ -94,3 +94,19 @@ def test_smoke_explains_a_declaration_it_cannot_play(capsys: pytest.CaptureFixtu
     engine = f"{sys.executable} {FAKE} declares " + json.dumps(json.dumps({"rulesets": ["family-4p"]}))
     assert main(["smoke", "--engine", engine]) == 1
     assert "declares no Go-Stop ruleset of two or three players" in capsys.readouterr().out
+
+
+def test_plugin_node_ids_select_and_name_the_corpus(tmp_path: Path) -> None:
+    """Node ids gostop::<area>::<id>, junit classname gostop.<area>, -k and --gostop-id select,
+    --gostop-only leaves a project's own tests out."""
+    (tmp_path / "test_mine.py").write_text("def test_mine():\n    pass\n", encoding="utf-8")
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only")
+    assert "gostop::harness::harness-jjok" in proc.stdout and "test_mine.py::test_mine" in proc.stdout
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--gostop-only", "--junitxml", str(tmp_path / "j.xml"))
+    assert proc.returncode == 0 and "3 passed, 1 deselected" in proc.stdout, proc.stdout
+    junit = (tmp_path / "j.xml").read_text()
+    assert 'classname="gostop.harness" name="harness-jjok"' in junit and "test_mine" not in junit
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--gostop-only", "-k", "plain")
+    assert "1 passed" in proc.stdout
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--gostop-only", "--gostop-id", "harness-trigger")
+    assert "1 passed" in proc.stdout
