@@ -252,6 +252,9 @@ def test_every_flag_the_tutorial_mentions_exists() -> None:
         [
             _help(*cli, "run", "--help"),
             _help(*cli, "smoke", "--help"),
+            _help(*cli, "support", "--help"),
+            _help(*cli, "summary", "--help"),
+            _help(*cli, "ledger", "--help"),
             _help(reference, "play", "--help"),
             _help(sys.executable, "-m", "pytest", "--help"),
         ]
