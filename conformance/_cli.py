@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
+from conformance import _compat as compat
 from conformance import _dependencies as dependencies
 from conformance import _saved as saved
 from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
@@ -158,6 +159,9 @@ def _parser() -> argparse.ArgumentParser:
     summ.add_argument("reports", type=Path, nargs="+", help="report.jsonl files of one run's shards")
     summ.add_argument("--scenarios", type=Path, default=None, help="the corpus the run used (default: the bundled corpus)")
     summ.add_argument("--report-dir", type=Path, default=None, help="write the merged report.jsonl, junit.xml and summary.md here")
+    rep = sub.add_parser("report", help="a static HTML compatibility report, and a badge per engine, from saved report.jsonl files")
+    rep.add_argument("reports", type=Path, nargs="+", help="report.jsonl files: several engines, versions or runs")
+    rep.add_argument("--out", type=Path, default=Path("compat"), help="folder for index.html and badges/ (default compat/)")
     led = sub.add_parser("ledger", help="write a known-failures ledger from a run's failures (each reason a placeholder to fill)")
     led.add_argument("reports", type=Path, nargs="+", help="report.jsonl files")
     led.add_argument("--out", type=Path, default=None, help="write the ledger here (default: print it)")
@@ -195,6 +199,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return _summary(args)
         if args.command == "ledger":
             return _ledger(args)
+        if args.command == "report":
+            written = compat.write(args.out, [saved.read(path) for path in args.reports])
+            print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
+            return EXIT_OK
         return _run(args)
     except InputError as exc:
         print(f"gostop-conformance: error: {exc}", file=sys.stderr)

@@ -132,10 +132,15 @@ def scenario_digest(sc: Scenario) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def derive(sc: Scenario) -> Dependencies:
-    """The options `sc` depends on (module docstring); InputError if it fails on the reference engine."""
+def derive(sc: Scenario, trace: bool | None = None) -> Dependencies:
+    """The options `sc` depends on (module docstring); InputError if it fails on the reference engine.
+
+    Without the read trace (the compiled engine cannot be traced; `trace=False`), every option is
+    probed: the result is conservative, a superset of the traced one, since an option the engine
+    never reads but whose other values make no valid ruleset with the scenario's (deal_layout for
+    an explicit deal) then counts as a dependency."""
     reads: set[str] = set()
-    traced = can_trace()
+    traced = can_trace() if trace is None else trace and can_trace()
     # the harness reads options too (the invariants of scores, a match's rounds and target): traced alike
     watched = replace(sc, rules=traced_options(sc.rules, reads)) if traced else sc
     first = run_scenario(ReferenceEngine(option_reads=reads if traced else None), watched)

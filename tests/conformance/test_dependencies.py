@@ -25,9 +25,19 @@ def test_every_scenario_of_the_corpus_has_a_current_entry() -> None:
     assert all(STORED[sc.id].digest == dependencies.scenario_digest(sc) for sc in CORPUS)
 
 
+@needs_interpreted
 @pytest.mark.parametrize("sc", SAMPLE[:6], ids=lambda sc: sc.id)
 def test_the_stored_entry_is_what_deriving_gives(sc) -> None:
     assert dependencies.derive(sc) == STORED[sc.id]
+
+
+@pytest.mark.parametrize("sc", SAMPLE[:6], ids=lambda sc: sc.id)
+def test_deriving_without_the_trace_is_conservative(sc) -> None:
+    """The compiled engine cannot be traced: probing every option finds every stored dependency
+    with the same passing values, and perhaps more (never fewer: an engine is then asked for more)."""
+    untraced = dependencies.derive(sc, trace=False)
+    assert set(STORED[sc.id].passes) <= set(untraced.passes)
+    assert all(untraced.passes[name] == values for name, values in STORED[sc.id].passes.items())
 
 
 @needs_interpreted

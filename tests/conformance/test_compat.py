@@ -1,0 +1,61 @@
+"""`gostop-conformance report`: the compatibility page and the badges, from saved runs."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from conformance._cli import main
+from tests.conformance.test_stdio_harness import CORPUS, FAKE
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> list[Path]:
+    """Three engines: the reference, one with a wrong rule, one that breaks its protocol, the last in two versions."""
+    folder = tmp_path / "scenarios" / "harness"
+    folder.mkdir(parents=True)
+    (folder / "h.yaml").write_text(CORPUS, encoding="utf-8")
+    out = []
+    for name, engine in (
+        ("reference", f"{sys.executable} -m reference_impl --stdio"),
+        ("wrong", f"{sys.executable} {FAKE} one_rule_wrong"),
+        ("liar", f"{sys.executable} {FAKE} liar"),
+    ):
+        target = tmp_path / name
+        main(["run", "-q", "--scenarios", str(tmp_path / "scenarios"), "--engine", engine, "--report-dir", str(target)])
+        out.append(target / "report.jsonl")
+    return out
+
+
+def test_the_report_shows_each_engine_with_its_failures_and_a_badge(runs: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "compat"
+    # the fakes all answer hello as gostop-reference: tell them apart by their label
+    for path, label in zip(runs, ("reference", "wrong-rule <b>", "liar"), strict=True):
+        lines = path.read_text().splitlines()
+        header = json.loads(lines[0]) | {"engine_label": label}
+        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    assert main(["report", *map(str, runs), str(runs[2]), "--out", str(out)]) == 0
+    page = (out / "index.html").read_text()
+    assert "wrong-rule &lt;b&gt;" in page and "<b>" not in page.split("wrong-rule", 1)[1].split("</a>", 1)[0]
+    assert "harness-jjok" in page and "R-JJOK" in page and "gostop-conformance run --engine" in page
+    assert "<h3>Runs</h3>" in page  # the liar given twice: its runs side by side
+    badges = sorted(p.name for p in (out / "badges").iterdir())
+    assert badges == ["liar.svg", "reference.svg", "wrong-rule-b.svg"]
+    green = ET.parse(out / "badges" / "reference.svg").getroot()
+    assert "3/3 pass" in "".join(green.itertext())
+    assert 'fill="#4c1"' in (out / "badges" / "reference.svg").read_text()
+    assert 'fill="#4c1"' not in (out / "badges" / "wrong-rule-b.svg").read_text()
+    before = page
+    main(["report", *map(str, runs), str(runs[2]), "--out", str(out)])
+    assert (out / "index.html").read_text() == before  # deterministic
+
+
+def test_a_file_that_is_not_a_report_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "report.jsonl"
+    path.write_text('{"record": "header"}\nnot json\n')
+    assert main(["report", str(path), "--out", str(tmp_path / "c")]) == 2
+    assert f"{path}:2: not JSON" in capsys.readouterr().err
