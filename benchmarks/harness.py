@@ -35,13 +35,16 @@ from pathlib import Path
 import orjson
 from _common import BUILD, line
 
-from conformance import ReferenceEngine, load_corpus
+from conformance import ReferenceEngine, _dependencies, default_root, load_corpus
+from conformance._declaration import Verdicts, parse
 from conformance._engine import Engine
 from conformance._harness import Record, _one
 from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
 
 HERE = Path(__file__).resolve().parent
+#: the corpus's stored option dependencies (an engine declaring everything needs none, but they are read as a run reads them)
+STORED = _dependencies.load(default_root())
 REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
 ECHO_MESSAGES = 5000
 
@@ -78,9 +81,9 @@ def run_corpus(engine: Engine, corpus: list[Scenario], keep: bool = False) -> li
     """The corpus as `gostop-conformance run` runs it on one engine (conformance._harness._one:
     each scenario's rounds pipelined, and the next scenario's sent ahead), without the thread
     pool, so that the engine stays open to be measured; `keep` keeps every exchange."""
-    hello = engine.hello()
+    verdicts = Verdicts(parse(engine.hello()), STORED)
     upcoming = [*corpus[1:], None]
-    return [_one(engine, sc, hello, {}, False, after, keep) for sc, after in zip(corpus, upcoming, strict=True)]
+    return [_one(engine, sc, verdicts, {}, False, after, keep) for sc, after in zip(corpus, upcoming, strict=True)]
 
 
 def _all_passed(records: list[Record], label: str) -> None:
