@@ -15,17 +15,17 @@ import time
 
 from _common import BUILD, line
 
-from conformance._fuzz import fuzz
+from conformance._declaration import parse
+from conformance._fuzz import fuzz, fuzz_configurations
 from conformance._stdio import StdioEngine
-from reference_impl import ruleset_ids
 
 
 def once(games: int, seed: int) -> float:
     engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
-    engine.start()
+    configs = fuzz_configurations(parse(engine.start()))
     try:
         start = time.perf_counter()
-        report = fuzz(engine, games, seed, ruleset_ids(), do_shrink=False)
+        report = fuzz(engine, games, seed, configs, do_shrink=False)
         seconds = time.perf_counter() - start
     finally:
         engine.close()

@@ -24,10 +24,11 @@ from typing import Final
 from conformance import _compat as compat
 from conformance import _dependencies as dependencies
 from conformance import _saved as saved
+from conformance._compare import Mismatch
 from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
 from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
-from conformance._engine import EngineError
-from conformance._fuzz import fuzz, scenario_yaml
+from conformance._engine import EngineError, ReferenceEngine
+from conformance._fuzz import FuzzReport, fuzz, fuzz_configurations
 from conformance._harness import engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._live import LiveOutput
@@ -42,13 +43,14 @@ from conformance._reporters import (
     write_markdown,
     write_reproducers,
 )
+from conformance._runner import PASS, run_scenario
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
 from reference_impl import InputError, load_ruleset, ruleset_ids
 from reference_impl._clauses import clauses
 from reference_impl._cli import run_guarded
-from reference_impl._jsonapi import PROTOCOL_VERSION, JsonEngine, engine_version
+from reference_impl._jsonapi import PROTOCOL_VERSION, engine_version
 from reference_impl._mutants import BY_NAME
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -141,7 +143,9 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--games", type=int, default=1000, help="random rounds to play (default 1000)")
     fz.add_argument("--seed", type=int, default=1, help="fuzzing seed; the same seed plays the same rounds")
     fz.add_argument("--ruleset", action="append", default=[], help="only these rulesets (default: every ruleset the engine declares)")
-    fz.add_argument("--max-divergences", type=int, default=1, help="stop after this many divergences (default 1)")
+    fz.add_argument("--max-divergences", type=int, default=20, help="stop after this many divergence classes (default 20)")
+    fz.add_argument("--guided", action="store_true", help="prefer actions that reach rule clauses the run has not seen yet")
+    fz.add_argument("--event-log", action="store_true", help="compare the event log too (by default only outcomes, as scenarios do)")
     fz.add_argument("--out", type=Path, default=Path("reports/fuzz"), help="where shrunk scenarios are written")
     fz.add_argument("--no-shrink", action="store_true", help="write divergences as found")
     fz.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
@@ -549,41 +553,86 @@ def _fuzz(args: argparse.Namespace) -> int:
         raise InputError("--games", f"expected a positive number of rounds, got {args.games}")
     if args.max_divergences < 1:
         raise InputError("--max-divergences", f"expected a positive number, got {args.max_divergences}")
+    unknown = [r for r in args.ruleset if r not in ruleset_ids()]
+    if unknown:
+        raise InputError("--ruleset", f"unknown ruleset {unknown[0]!r}")
     engine = StdioEngine(argv, message_timeout=_seconds("--timeout", args.timeout), pipeline=_pipeline(args.pipeline))
     try:
         hello = engine.start()
-        declared = [r for r in ruleset_ids() if r in (hello.get("rulesets") or [])]
-        unknown = [r for r in args.ruleset if r not in ruleset_ids()]
-        if unknown:
-            raise InputError("--ruleset", f"unknown ruleset {unknown[0]!r}")
-        rulesets = args.ruleset or declared
-        if not rulesets:
-            raise InputError("--ruleset", "the engine declares no named ruleset; name one with --ruleset")
-        progress = _progress if sys.stderr.isatty() else None
+        try:
+            configs = fuzz_configurations(parse(hello), args.ruleset)
+        except DeclarationError as exc:
+            raise InputError("hello", f"the engine's declaration is not valid: {exc}") from None
+        if not configs:
+            raise InputError("--ruleset", "the engine declares no configuration to fuzz (no claimed ruleset, and no options that fit one)")
         start = time.perf_counter()
-        report = fuzz(engine, args.games, args.seed, rulesets, args.max_divergences, progress, not args.no_shrink)
+        step = max(1, args.games // 10)
+
+        def progress(done: int, total: int, report: FuzzReport) -> None:
+            if done % step == 0 or done == total:
+                rate = done / max(time.perf_counter() - start, 1e-9)
+                print(
+                    f"fuzz: {done}/{total} rounds, {len(report.found)} divergence classes, {rate:.0f} rounds/s", file=sys.stderr, flush=True
+                )
+
+        def check(text: str) -> bool:
+            return _reproduces(text, engine)
+
+        report = fuzz(
+            engine, args.games, args.seed, configs, args.max_divergences, progress, not args.no_shrink, args.guided, check, args.event_log
+        )
         seconds = time.perf_counter() - start
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL
     finally:
         engine.close()
-    if progress:
-        print(file=sys.stderr)
-    reference = JsonEngine()
-    for case_seed, div in report.divergences:
-        args.out.mkdir(parents=True, exist_ok=True)
-        path = args.out / f"fuzz-{div.case.ruleset}-seed-{case_seed}.yaml"
-        path.write_text(scenario_yaml(div, case_seed, args.engine, reference), encoding="utf-8")
-        print(f"DIVERGENCE seed {case_seed} ({div.case.ruleset}, {len(div.case.choices)} actions): {div.what}")
-        print(f"  reference: {div.expected!r}"[:400])
-        print(f"  engine:    {div.actual!r}"[:400])
-        print(f"  clauses: {', '.join(div.clauses) or '-'}; scenario written to {path}")
+    print("fuzzed within the declaration: " + "; ".join(report.configurations))
+    for found in report.found.values():
+        div = found.divergence
+        path = None
+        if found.scenario is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            path = args.out / f"fuzz-{div.case.ruleset}-seed-{found.seed}.yaml"
+            path.write_text(found.scenario.replace("Found by fuzzing the engine", f"Found by fuzzing {args.engine}"), encoding="utf-8")
+        times = f" x{found.count}" if found.count > 1 else ""
+        print(f"DIVERGENCE{times} seed {found.seed} ({div.case.config or div.case.ruleset}, {len(div.case.choices)} actions): {div.what}")
+        print("  " + Mismatch(div.what, div.category, div.expected, div.actual).text().split("\n", 1)[-1].replace("\n", "\n  "))
+        print(f"  clauses: {', '.join(div.clauses) or 'none cited'}")
+        if div.caveat:
+            print(f"  {div.caveat}")
+        if path is not None:
+            verdict = (
+                "it fails the engine and passes the reference"
+                if found.reproduced
+                else "it does NOT reproduce the divergence: keep it only after review"
+            )
+            print(f"  scenario written to {path}: {verdict}")
     rate = report.rounds / seconds if seconds else 0.0
-    print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.divergences)} divergences")
-    for clause, n in report.by_clause.most_common():
-        print(f"  {clause}: {n}")
-    return EXIT_FAIL if report.divergences else EXIT_OK
+    covered = len(report.clauses_seen & set(clauses()))
+    print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
+    print(f"clause coverage: {covered} of {len(clauses())} clauses cited by the reference engine" + (" (guided)" if args.guided else ""))
+    return EXIT_FAIL if report.found else EXIT_OK
+
+
+def _reproduces(text: str, engine: StdioEngine) -> bool:
+    """Whether a written scenario passes the reference engine and fails `engine`."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "scenarios" / "fuzz"
+        folder.mkdir(parents=True)
+        (folder / "case.yaml").write_text(text, encoding="utf-8")
+        try:
+            [scenario] = load_corpus(Path(tmp) / "scenarios")
+        except InputError:
+            return False
+    if run_scenario(ReferenceEngine(), scenario).outcome != PASS:
+        return False
+    try:
+        return run_scenario(engine, scenario).outcome != PASS
+    except EngineError:
+        return True
 
 
 def _perft(args: argparse.Namespace) -> int:

@@ -1,27 +1,106 @@
-"""Differential fuzzing: random rounds played in lock-step on an engine and on the reference
-engine, compared after every action; the first divergence is shrunk and written as a scenario.
+"""Differential fuzzing within the engine's declaration: random rounds played in lock-step on an
+engine and on the reference engine, compared after every action as a scenario would compare them.
 
-Everything is derived from the seed: the ruleset (among those the engine declares), the deal
-(R-SHUFFLE, sent to both engines as an explicit deal) and every decision (an index into the
-reference engine's legal actions). A case is therefore a list of choice indices, and shrinking
-works on that list: cut after the divergence, then move each choice toward the first legal one,
-then give the stock cards that are never turned up canonical order.
+A case is drawn from the engine's declaration (conformance._declaration): one of its configurations
+(a claimed ruleset with its exceptions, or its declared options), option values among the declared
+ones, the deal (R-SHUFFLE, sent as an explicit deal) and every decision, all from the seed. With
+`guided`, each decision prefers the actions whose consequences cite rule clauses the run has not
+yet seen (the reference engine's rule-hit trace), so that rare interactions come up in thousands
+of rounds rather than millions. A case is a list of choice indices, and shrinking works on that
+list: cut after the divergence, options back to the configuration's own values, each choice
+toward the first legal one, the stock cards never turned up in canonical order.
+
+Every divergence is compared the way scenarios compare (equivalent cards as one, captured single
+junk by units, events apart from outcomes), deduplicated by its signature (the ruleset, what
+differs, the clauses the reference cites there), shrunk, and written as a scenario that is
+re-run against both engines before it is kept: it must pass the reference and fail the engine.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+import contextlib
+import contextvars
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
+from conformance._compare import card_class, pile_class
+from conformance._declaration import ANY, Declaration
 from conformance._engine import Engine, EngineError, planned
-from reference_impl import InputError, SplitMix64, load_ruleset, option_registry, seeded_deal
+from reference_impl import Action, InputError, Options, SplitMix64, load_ruleset, option_registry, seeded_deal
 from reference_impl._jsonapi import JsonEngine, engine_version
 
 Json = dict[str, Any]
+
+#: options a case may vary when the engine plays every value: those whose values are a small closed set
+FLIPPABLE: Final = ("bool", "enum")
+#: options that change the deck or the deal's shape: a case takes them from the configuration only
+NOT_FUZZED: Final = frozenset({"scoring_system", "players", "deal_layout", "deal_packet_order", "first_dealer", "bonus_cards"})
+#: a guided decision is random this often anyway, so that common paths are not starved
+EXPLORE: Final = 0.25
+#: whether the run compares the event log too (`fuzz --event-log`); scenarios hold it against an
+#: engine only when it is their subject, so by default the fuzzer does not either
+EVENT_LOG: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("event_log", default=False)
+#: the player-state fields compared when both engines report them
+PLAYER_FIELDS: Final = ("ppeoks", "gos", "skip_credits", "shaken_months", "bombs")
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    """One configuration of the engine to fuzz: the ruleset sent, the values each option may take
+    (the first is the configuration's own), and what the engine leaves undecided."""
+
+    label: str
+    base: str
+    values: Mapping[str, tuple[Any, ...]]
+    undecided: tuple[str, ...] = ()
+
+
+def fuzz_configurations(declaration: Declaration, rulesets: Sequence[str] = ()) -> list[FuzzConfig]:
+    """The configurations a fuzz run plays: each claimed ruleset (narrowed to `rulesets` if given);
+    for an engine that claims none, its declared options alone on the first named ruleset they fit
+    (every option it leaves undeclared is then the ruleset's, and divergences say so)."""
+    registry = option_registry()
+    out: list[FuzzConfig] = []
+    chosen = [c for c in declaration.configurations if c.base is not None] or list(declaration.configurations)
+    for cfg in chosen:
+        candidates = [cfg.base] if cfg.base is not None else list(rulesets or _ruleset_ids())
+        for base in candidates:
+            if rulesets and base not in rulesets:
+                continue
+            own = load_ruleset(base).options.as_json()
+            values: dict[str, tuple[Any, ...]] = {}
+            undecided: list[str] = []
+            fits = True
+            for name, spec in registry.items():
+                support = cfg.of(name)
+                if support is None:
+                    undecided.append(name)
+                    values[name] = (own[name],)
+                elif support == ANY:
+                    flips = [False, True] if spec.type == "bool" else list(spec.values) if spec.type == "enum" else []
+                    others = [] if name in NOT_FUZZED else [v for v in flips if v != own[name]]
+                    values[name] = (own[name], *others)
+                else:
+                    assert isinstance(support, tuple)
+                    allowed = ([own[name]] if own[name] in support else []) + [v for v in support if v != own[name]]
+                    values[name] = tuple(allowed)
+                    fits = fits and (name not in NOT_FUZZED or own[name] in support)
+            if cfg.base is None and not fits:
+                continue  # the declared options do not fit this named ruleset's deal: try the next
+            label = cfg.label.split(" (except", 1)[0] + (f" (except {cfg.label.count(',') + 1} options)" if "(except" in cfg.label else "")
+            out.append(FuzzConfig(f"declared options on {base}" if cfg.base is None else label, base, values, tuple(undecided)))
+            if cfg.base is None:
+                break
+    return out
+
+
+def _ruleset_ids() -> list[str]:
+    from reference_impl import ruleset_ids
+
+    return ruleset_ids()
 
 
 @dataclass
@@ -30,63 +109,144 @@ class Case:
     deal: Json
     choices: list[int]
     options: Json = field(default_factory=dict)  # overrides of the ruleset's option values
+    config: str = ""
 
     def ruleset_json(self) -> Json:
         rs = load_ruleset(self.ruleset).with_overrides(self.options, "fuzz")
         return {"id": rs.id, "options": rs.options.as_json()}
 
+    def rules(self) -> Options:
+        return load_ruleset(self.ruleset).with_overrides(self.options, "fuzz").options
+
 
 @dataclass
 class Divergence:
     case: Case
-    step: int  # index of the action after which the engines differ (-1: right after the deal)
+    step: int  # index of the action after which the engines differ (-1: right after the deal; for legal actions: before it)
     what: str
     expected: Any
     actual: Any
     clauses: list[str]
-    reference_events: list[Json] = field(default_factory=list)
+    category: str = ""  # legal, state.<key>, players, events, rejection, settlement, scores, engine error
+    caveat: str = ""
+
+    @property
+    def signature(self) -> tuple[str, str, tuple[str, ...]]:
+        return self.case.ruleset, self.category, tuple(sorted(self.clauses))
 
 
-def _cards(value: Any) -> Any:
-    return sorted(value) if isinstance(value, list) else value
+def random_case(seed: int, configs: Sequence[FuzzConfig]) -> Case:
+    """A whole random round: a configuration, option values within it (those the configuration's own
+    value is not declared for are always changed), the deal, and the choices, all from `seed`."""
+    rng = SplitMix64(seed)
+    cfg = configs[rng.below(len(configs))]
+    rs = load_ruleset(cfg.base)
+    overrides: Json = {}
+    own = rs.options.as_json()
+    for name, values in cfg.values.items():  # the configuration's forced values first (its exceptions)
+        if values and values[0] != own[name]:
+            overrides[name] = values[rng.below(len(values))]
+    variable = [name for name, values in cfg.values.items() if len(values) > 1]
+    for _ in range(rng.below(3)):
+        if not variable:
+            break
+        name = variable[rng.below(len(variable))]
+        values = cfg.values[name]
+        overrides[name] = values[rng.below(len(values))]
+    try:
+        options = rs.with_overrides(overrides, "fuzz").options
+    except InputError:  # values that do not go together: the forced ones alone
+        overrides = {k: v for k, v in overrides.items() if cfg.values[k][0] != own[k]}
+        options = rs.with_overrides(overrides, "fuzz").options
+    deal = seeded_deal(options, rng, dealer=rng.below(options.players)).to_json()
+    return Case(cfg.base, deal, [rng.below(1 << 16) for _ in range(200)], overrides, cfg.label)
 
 
-def normal_state(state: Json) -> Json:
-    """The observable state, order-free where order is not normative."""
+def guide(case: Case, reference: JsonEngine, seen: set[str], seed: int) -> Case:
+    """The same case, its choices made by the reference engine preferring actions whose events
+    cite clauses not in `seen` (which grows): coverage-guided generation."""
+    rng = SplitMix64(seed ^ 0x9E3779B97F4A7C15)
+    reply = reference.new_game(case.ruleset_json(), case.deal)
+    seen.update(_trace(reply))
+    choices: list[int] = []
+    for _ in range(200):
+        legal = reference.legal()
+        actions = legal.get("actions") or []
+        if legal.get("decision") == "none" or not actions:
+            break
+        pick = rng.below(len(actions))
+        rnd = reference.round
+        if rnd is not None and len(actions) > 1 and rng.below(1000) >= EXPLORE * 1000:
+            best = -1
+            for i, a in enumerate(actions):
+                trial = rnd.clone()
+                novel = len({c for e in trial.apply(Action.from_json(a)) for c in e.clauses} - seen)
+                if novel > best:
+                    best, pick = novel, i
+        choices.append(pick)
+        seen.update(_trace(reference.act(actions[pick])))
+    return Case(case.ruleset, case.deal, choices, case.options, case.config)
+
+
+# ---------------------------------------------------------------- comparing as scenarios compare
+
+
+def _classes(cards: Any, key: Callable[[Any], Any] = card_class) -> Any:
+    return sorted(map(str, (key(c) for c in cards))) if isinstance(cards, list) else cards
+
+
+def normal_state(state: Json, rules: Options) -> Json:
+    """The observable state as scenarios compare it: order-free card lists, equivalent cards as one,
+    captured single junk by units (conformance._compare)."""
     return {
         "decision": state.get("decision"),
         "to_act": state.get("to_act"),
-        "hands": [_cards(h) for h in state.get("hands", [])],
-        "table": _cards(state.get("table", [])),
+        "hands": [_classes(h) for h in state.get("hands", [])],
+        "table": _classes(state.get("table", [])),
         "stacks": sorted((s.get("month"), s.get("owner")) for s in state.get("stacks", [])),
-        "stock": list(state.get("stock", [])),
-        "captured": [_cards(c) for c in state.get("captured", [])],
+        "stock": [card_class(c) for c in state.get("stock", [])],
+        "captured": [_classes(c, lambda card: pile_class(card, rules)) for c in state.get("captured", [])],
     }
 
 
+def _players(state: Json) -> list[Json]:
+    return [p if isinstance(p, dict) else {} for p in state.get("players") or []]
+
+
 def normal_events(events: list[Json]) -> list[tuple[Any, ...]]:
-    return [(e.get("kind"), e.get("player"), tuple(sorted(e.get("cards", [])))) for e in events]
+    return [(e.get("kind"), e.get("player"), tuple(_classes(e.get("cards", [])))) for e in events]
 
 
-def normal_legal(legal: Json) -> Counter[tuple[Any, ...]]:
-    return Counter(
-        (a.get("type"), a.get("player"), a.get("card"), a.get("take"), a.get("month"), bool(a.get("shake")))
+def normal_legal(legal: Json) -> set[tuple[Any, ...]]:
+    return {
+        (a.get("type"), a.get("player"), card_class(a.get("card")), card_class(a.get("take")), a.get("month"), bool(a.get("shake")))
         for a in legal.get("actions", [])
-    )
+    }
 
 
-def _compare(step: int, ref: Json, got: Json, what: str) -> tuple[str, Any, Any] | None:
+def _compare(ref: Json, got: Json, what: str, rules: Options, events: bool = False) -> tuple[str, str, Any, Any] | None:
+    """(category, description, expected, actual) of the first difference, outcomes before events;
+    the event log only with `events` (as scenarios judge it: a note unless it is the subject)."""
     if "error" in ref or "error" in got:
         if ("error" in ref) != ("error" in got) or (ref.get("error") or {}).get("code") != (got.get("error") or {}).get("code"):
-            return f"{what}: rejection", ref.get("error"), got.get("error")
+            return "rejection", f"{what}: rejection", ref.get("error"), got.get("error")
         return None
-    rs, gs = normal_state(ref.get("state", {})), normal_state(got.get("state", {}))
+    rs, gs = normal_state(ref.get("state", {}), rules), normal_state(got.get("state", {}), rules)
     for key in rs:
         if rs[key] != gs[key]:
-            return f"{what}: state.{key}", rs[key], gs[key]
-    if normal_events(ref.get("events", [])) != normal_events(got.get("events", [])):
-        return f"{what}: events", normal_events(ref.get("events", [])), normal_events(got.get("events", []))
+            return f"state.{key}", f"{what}: state.{key}", rs[key], gs[key]
+    ref_players, got_players = _players(ref.get("state", {})), _players(got.get("state", {}))
+    for seat, (mine, theirs) in enumerate(zip(ref_players, got_players, strict=False)):
+        for key in PLAYER_FIELDS:
+            if key in mine and key in theirs and _norm(mine[key]) != _norm(theirs[key]):
+                return "players", f"{what}: players[{seat}].{key}", mine[key], theirs[key]
+    if events and normal_events(ref.get("events", [])) != normal_events(got.get("events", [])):
+        return "events", f"{what}: events (the state agrees)", normal_events(ref.get("events", [])), normal_events(got.get("events", []))
     return None
+
+
+def _norm(value: Any) -> Any:
+    return sorted(value) if isinstance(value, list) else value
 
 
 def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence | None:
@@ -101,10 +261,11 @@ def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence |
     script: list[tuple[Json, Json | None, Json]] = []  # (legal, the action chosen, its reply)
     for choice in case.choices:
         legal_ref = reference.legal()
-        if legal_ref.get("decision") == "none":
+        actions = legal_ref.get("actions") or []
+        if legal_ref.get("decision") == "none" or not actions:
             script.append((legal_ref, None, {}))
             break
-        action = legal_ref["actions"][choice % len(legal_ref["actions"])]
+        action = actions[choice % len(actions)]
         script.append((legal_ref, action, reference.act(action)))
     score_ref = reference.score() if reference.legal().get("decision") == "none" else None
     requests: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": case.deal})]
@@ -118,40 +279,40 @@ def _against(
     case: Case, engine: Engine, ruleset: Json, deal_ref: Json, script: list[tuple[Json, Json | None, Json]], score_ref: Json | None
 ) -> Divergence | None:
     """The engine's replies against the reference's, request by request: the first difference."""
+    rules = case.rules()
     got = engine.new_game(ruleset, case.deal)
-    diff = _compare(-1, deal_ref, got, "after the deal")
+    diff = _compare(deal_ref, got, "after the deal", rules, EVENT_LOG.get())
     if diff:
-        return Divergence(case, -1, *diff, _trace(deal_ref), deal_ref.get("events", []))
+        return Divergence(Case(case.ruleset, case.deal, [], case.options, case.config), -1, *diff[1:], _trace(deal_ref), diff[0])
     played = 0
     for i, (legal_ref, action, ref) in enumerate(script):
         legal_got = engine.legal()
         if action is None:
             break
         if normal_legal(legal_ref) != normal_legal(legal_got) or legal_ref.get("player") != legal_got.get("player"):
+            # the case keeps the choice at i: the legal actions are compared before it is played
+            kept = Case(case.ruleset, case.deal, case.choices[: i + 1], case.options, case.config)
             return Divergence(
-                Case(case.ruleset, case.deal, case.choices[:i], case.options),
-                i - 1,
-                "legal actions",
-                legal_ref.get("actions"),
-                legal_got.get("actions"),
-                [],
-                [],
+                kept, i, f"legal actions before action {i + 1}", legal_ref.get("actions"), legal_got.get("actions"), [], "legal"
             )
         got = engine.act(action)
         played += 1
-        diff = _compare(i, ref, got, f"after action {i + 1}")
+        diff = _compare(ref, got, f"after action {i + 1}", rules, EVENT_LOG.get())
         if diff:
-            return Divergence(
-                Case(case.ruleset, case.deal, case.choices[: i + 1], case.options), i, *diff, _trace(ref), ref.get("events", [])
-            )
+            kept = Case(case.ruleset, case.deal, case.choices[: i + 1], case.options, case.config)
+            return Divergence(kept, i, *diff[1:], _trace(ref), diff[0])
     if score_ref is not None:
-        case = Case(case.ruleset, case.deal, case.choices[:played], case.options)
+        kept = Case(case.ruleset, case.deal, case.choices[:played], case.options, case.config)
         sg = engine.score()
         settle_r = {k: (score_ref.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
         settle_g = {k: (sg.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
+        clauses = list((score_ref.get("settlement") or {}).get("clauses", []))
         if settle_r != settle_g:
-            clauses = list((score_ref.get("settlement") or {}).get("clauses", []))
-            return Divergence(case, len(case.choices) - 1, "settlement", settle_r, settle_g, clauses, [])
+            return Divergence(kept, len(kept.choices) - 1, "settlement", settle_r, settle_g, clauses, "settlement")
+        base_r = [s.get("base") for s in score_ref.get("scores") or []]
+        base_g = [s.get("base") if isinstance(s, dict) else None for s in sg.get("scores") or []]
+        if base_r != base_g and all(b is not None for b in base_g):
+            return Divergence(kept, len(kept.choices) - 1, "scores (base)", base_r, base_g, clauses, "scores")
     return None
 
 
@@ -164,66 +325,56 @@ def _trace(reply: Json) -> list[str]:
     return seen
 
 
-#: options a fuzz case may flip: those whose values are a small closed set
-FLIPPABLE = ("bool", "enum")
-
-
-def random_case(seed: int, rulesets: Sequence[str], support: Json | None = None) -> Case:
-    """A whole random round: ruleset, up to two option values the engine declares, the deal and
-    the choices, all from `seed`."""
-    rng = SplitMix64(seed)
-    rid = rulesets[rng.below(len(rulesets))]
-    rs = load_ruleset(rid)
-    overrides: Json = {}
-    registry = option_registry()
-    candidates = [k for k, spec in registry.items() if spec.type in FLIPPABLE and k not in NOT_FUZZED]
-    for _ in range(rng.below(3)):
-        key = candidates[rng.below(len(candidates))]
-        spec = registry[key]
-        values = [False, True] if spec.type == "bool" else list(spec.values)
-        value = values[rng.below(len(values))]
-        declared = "all" if support is None else support.get(key)
-        if declared != "all" and not (isinstance(declared, list) and value in declared):
-            continue
-        try:
-            rs.with_overrides({**overrides, key: value}, "fuzz")
-        except InputError:
-            continue
-        overrides[key] = value
-    options = rs.with_overrides(overrides, "fuzz").options
-    deal = seeded_deal(options, rng, dealer=rng.below(options.players)).to_json()
-    return Case(rid, deal, [rng.below(1 << 16) for _ in range(200)], overrides)
-
-
-#: options that change the deck or the deal's shape: a case keeps the ruleset's
-NOT_FUZZED = frozenset({"scoring_system", "players", "deal_layout", "deal_packet_order", "first_dealer"})
-
-
-def shrink(div: Divergence, engine: Engine, reference: JsonEngine) -> Divergence:
-    """Greedy shrinking: each choice toward the first legal one, then canonical order for the
-    stock cards never turned up; a change is kept when the engines still diverge."""
+def shrink(div: Divergence, engine: Engine, reference: JsonEngine, forced: Mapping[str, Any]) -> Divergence:
+    """Greedy shrinking: options back to the configuration's own values (except those it must
+    change), each choice toward the first legal one, then canonical order for the stock cards
+    never turned up; a change is kept when the engines still diverge the same way."""
     best = div
-    for key in list(best.case.options):  # options back to the ruleset's values, one at a time
-        options = {k: v for k, v in best.case.options.items() if k != key}
-        found = play_case(Case(best.case.ruleset, best.case.deal, best.case.choices, options), engine, reference)
-        if found is not None:
+
+    def keep(trial: Case) -> None:
+        nonlocal best
+        found = play_case(trial, engine, reference)
+        if found is not None and found.category == best.category:
             best = found
+
+    for key in list(best.case.options):
+        if key in forced:
+            continue
+        keep(
+            Case(
+                best.case.ruleset,
+                best.case.deal,
+                best.case.choices,
+                {k: v for k, v in best.case.options.items() if k != key},
+                best.case.config,
+            )
+        )
     i = 0
     while i < len(best.case.choices):
         if best.case.choices[i] != 0:
-            trial = Case(best.case.ruleset, best.case.deal, [*best.case.choices[:i], 0, *best.case.choices[i + 1 :]], best.case.options)
-            found = play_case(trial, engine, reference)
-            if found is not None:
-                best = found
+            keep(
+                Case(
+                    best.case.ruleset,
+                    best.case.deal,
+                    [*best.case.choices[:i], 0, *best.case.choices[i + 1 :]],
+                    best.case.options,
+                    best.case.config,
+                )
+            )
         i += 1
     reached = _stock_reached(best, reference)
     stock = list(best.case.deal["stock"])
     tail = sorted(stock[reached:], key=_card_index)
     if tail != stock[reached:]:
-        deal = {**best.case.deal, "stock": stock[:reached] + tail}
-        found = play_case(Case(best.case.ruleset, deal, best.case.choices, best.case.options), engine, reference)
-        if found is not None:
-            best = found
+        keep(
+            Case(
+                best.case.ruleset,
+                {**best.case.deal, "stock": stock[:reached] + tail},
+                best.case.choices,
+                best.case.options,
+                best.case.config,
+            )
+        )
     return best
 
 
@@ -240,97 +391,213 @@ def _stock_reached(div: Divergence, reference: JsonEngine) -> int:
     left = start
     for choice in div.case.choices:
         legal = reference.legal()
-        if legal.get("decision") == "none":
+        actions = legal.get("actions") or []
+        if legal.get("decision") == "none" or not actions:
             break
-        step = reference.act(legal["actions"][choice % len(legal["actions"])])
+        step = reference.act(actions[choice % len(actions)])
         left = len(step.get("state", {}).get("stock", []))
     taken_at_deal = len(div.case.deal["stock"]) - start
     return taken_at_deal + (start - left)
 
 
+# ---------------------------------------------------------------- the scenario a divergence becomes
+
+
 def scenario_yaml(div: Divergence, seed: int, engine_label: str, reference: JsonEngine) -> str:
-    """A ready-to-review scenario: the case's actions, and at the divergent step what the
-    reference engine reported (which a reviewer must check against the rules before committing)."""
+    """A ready-to-review scenario: the case's actions and, where the engines diverge, the reference
+    engine's values of everything that differs (a reviewer checks them against the rules)."""
     reply = reference.new_game(div.case.ruleset_json(), div.case.deal)
     steps: list[Json] = []
+    after_deal: Json | None = None
+    if div.step == -1 or (div.category == "legal" and div.step == 0):
+        after_deal = _expectation(reply, reference, div)
     for i, choice in enumerate(div.case.choices):
         legal = reference.legal()
-        action = legal["actions"][choice % len(legal["actions"])]
+        actions = legal.get("actions") or []
+        if legal.get("decision") == "none" or not actions:
+            break
+        action = actions[choice % len(actions)]
+        if div.category == "legal" and i == div.step:
+            break  # the divergence is in the legal actions before this action: stop there
         reply = reference.act(action)
         step: Json = {"act": action}
-        if i == div.step:
-            state = reply.get("state", {})
-            step["expect"] = {
-                "captured": state.get("captured"),
-                "table": state.get("table"),
-                "events": {
-                    "contains": [{"kind": e["kind"], **({"player": e["player"]} if "player" in e else {})} for e in reply.get("events", [])]
-                },
-            }
+        if i == div.step or (div.category == "legal" and i == div.step - 1):
+            step["expect"] = _expectation(reply, reference, div)
         steps.append(step)
-    final = None
-    if div.what == "settlement":
-        sc = reference.score().get("settlement") or {}
-        final = {"settlement": {k: sc.get(k) for k in ("kind", "winner", "net")}}
     sid = f"fuzz-{div.case.ruleset}-seed-{seed}"
     raw: Json = {
         "id": sid,
         "title": f"Found by fuzzing {engine_label}: {div.what}",
         "description": (
-            f"Provenance: gostop-conformance fuzz --seed {seed} (suite {engine_version()}), engine {engine_label}. "
-            f"The engines diverged ({div.what}). The expectations below are the reference engine's values: review them "
-            "against the rules before committing, then drop the needs-review tag."
+            f"Provenance: gostop-conformance fuzz --seed {seed} (suite {engine_version()}), engine {engine_label}, "
+            f"configuration {div.case.config or div.case.ruleset}. The engines diverged ({div.what}). The expectations "
+            "are the reference engine's values: review them against the rules before committing, then drop the "
+            "needs-review tag." + (f" {div.caveat}" if div.caveat else "")
         ),
         "clauses": div.clauses or ["R-TURN"],
         "tags": ["fuzz", "needs-review"],
         "ruleset": div.case.ruleset,
         **({"options": div.case.options} if div.case.options else {}),
         "deal": {**div.case.deal, "complete": False},
-        "steps": steps,
     }
-    if final:
-        raw["final"] = final
-    if div.step == -1:
-        raw.pop("steps")
-        state = reply.get("state", {})
-        raw["after_deal"] = {"captured": state.get("captured"), "table": state.get("table")}
+    if after_deal is not None:
+        raw["after_deal"] = after_deal
+    if steps:
+        raw["steps"] = steps
+    if div.category in ("settlement", "scores"):
+        final = reference.score()
+        raw["final"] = {
+            "settlement": {k: (final.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")},
+            "scores": [{"base": s.get("base")} for s in final.get("scores") or []],
+        }
     return yaml.safe_dump({"schema_version": 1, "scenarios": [raw]}, sort_keys=False, allow_unicode=True, width=140)
+
+
+def _expectation(reply: Json, reference: JsonEngine, div: Divergence) -> Json:
+    """Everything a scenario compares about the state after `reply`, and the legal actions when
+    they are where the engines differ."""
+    state = reply.get("state", {})
+    expect: Json = {
+        "hands": state.get("hands"),
+        "captured": state.get("captured"),
+        "table": state.get("table"),
+        "stock_count": len(state.get("stock", [])),
+    }
+    if state.get("stacks"):
+        expect["stacks"] = [{"month": s["month"], "owner": s.get("owner")} for s in state["stacks"]]
+    players = _players(state)
+    if players:
+        expect["players"] = [{k: p[k] for k in PLAYER_FIELDS if k in p} for p in players]
+    if div.category == "legal" or state.get("decision") != "none":
+        legal = reference.legal()
+        expect["decision"] = {"kind": legal.get("decision"), "player": legal.get("player")}
+        if div.category == "legal":
+            expect["legal"] = {"exact": legal.get("actions") or []}
+    if div.category == "events":
+        expect["events"] = {"exact": [{k: v for k, v in e.items() if k in ("kind", "player", "cards")} for e in reply.get("events", [])]}
+    return expect
+
+
+# ---------------------------------------------------------------- a run
+
+
+@dataclass
+class Found:
+    """One divergence class: its first (shrunk) divergence, its case seed, how often it came up."""
+
+    seed: int
+    divergence: Divergence
+    count: int = 1
+    scenario: str | None = None  # the scenario text, once it has been checked to reproduce the divergence
+    reproduced: bool = False
 
 
 @dataclass
 class FuzzReport:
     rounds: int = 0
-    actions: int = 0
-    divergences: list[tuple[int, Divergence]] = field(default_factory=list)
-    by_clause: Counter[str] = field(default_factory=Counter)
+    found: dict[tuple[str, str, tuple[str, ...]], Found] = field(default_factory=dict)
+    clauses_seen: set[str] = field(default_factory=set)
+    configurations: list[str] = field(default_factory=list)
+
+    @property
+    def divergences(self) -> list[tuple[int, Divergence]]:
+        return [(f.seed, f.divergence) for f in self.found.values()]
 
 
 def fuzz(
     engine: Engine,
     games: int,
     seed: int,
-    rulesets: Sequence[str],
-    max_divergences: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    configs: Sequence[FuzzConfig],
+    max_divergences: int = 20,
+    progress: Callable[[int, int, FuzzReport], None] | None = None,
     do_shrink: bool = True,
+    guided: bool = False,
+    check: Callable[[str], bool] | None = None,
+    event_log: bool = False,
+) -> FuzzReport:
+    """Play `games` random rounds within `configs`; every divergence class once (with its count),
+    shrunk; the run stops early only after `max_divergences` classes. `check`, given a scenario's
+    text, says whether it reproduces the divergence (passes the reference, fails the engine)."""
+    token = EVENT_LOG.set(event_log)
+    try:
+        return _fuzz(engine, games, seed, configs, max_divergences, progress, do_shrink, guided, check)
+    finally:
+        EVENT_LOG.reset(token)
+
+
+def _fuzz(
+    engine: Engine,
+    games: int,
+    seed: int,
+    configs: Sequence[FuzzConfig],
+    max_divergences: int,
+    progress: Callable[[int, int, FuzzReport], None] | None,
+    do_shrink: bool,
+    guided: bool,
+    check: Callable[[str], bool] | None,
 ) -> FuzzReport:
     reference = JsonEngine()
-    report = FuzzReport()
+    report = FuzzReport(configurations=[c.label for c in configs])
+    if not configs:
+        return report
+    forced_by_config = {
+        c.label: {k: v for k, v in c.values.items() if v and v[0] != load_ruleset(c.base).options.as_json()[k]} for c in configs
+    }
+    undecided = {c.label: c.undecided for c in configs}
     for g in range(games):
         case_seed = seed * 1_000_003 + g
-        case = random_case(case_seed, rulesets)
+        case = random_case(case_seed, configs)
+        if guided:
+            case = guide(case, reference, report.clauses_seen, case_seed)
         try:
             div = play_case(case, engine, reference)
         except EngineError as exc:
-            div = Divergence(case, -1, f"engine error: {exc.kind}", None, exc.message, [])
+            div = Divergence(case, -1, f"engine error: {exc.kind}: {exc.message}", None, exc.message, [], f"engine error: {exc.kind}")
+            _restart(engine)
         report.rounds += 1
+        if not guided:
+            report.clauses_seen.update(_clauses_of(case, reference))
         if div is not None:
-            if do_shrink and not div.what.startswith("engine error"):
-                div = shrink(div, engine, reference)
-            report.divergences.append((case_seed, div))
-            report.by_clause.update(div.clauses or ["(no clause)"])
-            if len(report.divergences) >= max_divergences:
-                break
+            if do_shrink and not div.category.startswith("engine error"):
+                try:
+                    div = shrink(div, engine, reference, forced_by_config.get(case.config, {}))
+                except EngineError:
+                    _restart(engine)
+            left = undecided.get(case.config, ())
+            if left:
+                div.caveat = f"The configuration leaves {len(left)} options undeclared; the divergence may be one of them."
+            known = report.found.get(div.signature)
+            if known is not None:
+                known.count += 1
+            else:
+                found = Found(case_seed, div)
+                if check is not None and not div.category.startswith("engine error"):
+                    text = scenario_yaml(div, case_seed, "the engine", reference)
+                    found.reproduced = check(text)
+                    found.scenario = text
+                report.found[div.signature] = found
+                if len(report.found) >= max_divergences:
+                    break
         if progress:
-            progress(g + 1, games)
+            progress(g + 1, games, report)
     return report
+
+
+def _restart(engine: Engine) -> None:
+    start = getattr(engine, "start", None)
+    if start is not None:
+        with contextlib.suppress(EngineError):  # a second failure shows in the next case
+            start()
+
+
+def _clauses_of(case: Case, reference: JsonEngine) -> set[str]:
+    """The clauses the reference engine cites playing `case` (what an unguided run covered)."""
+    seen = set(_trace(reference.new_game(case.ruleset_json(), case.deal)))
+    for choice in case.choices:
+        legal = reference.legal()
+        actions = legal.get("actions") or []
+        if legal.get("decision") == "none" or not actions:
+            break
+        seen.update(_trace(reference.act(actions[choice % len(actions)])))
+    return seen

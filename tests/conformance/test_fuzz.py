@@ -1,21 +1,28 @@
-"""Differential fuzzing: silent against the reference engine itself; against a mutant it finds
-the divergence, shrinks it to a few actions and writes a scenario that fails on the mutant and
-passes on the reference engine."""
+"""Differential fuzzing within the declaration: silent against the reference engine itself and
+against a mutant that plays a declared house rule; against a mutant with a real bug it finds the
+divergence, shrinks it to a few actions, writes a scenario that fails the mutant and passes the
+reference engine, and carries on."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance import load_corpus, run_scenario
+from conformance._declaration import parse
 from conformance._engine import ReferenceEngine
-from conformance._fuzz import fuzz, scenario_yaml
+from conformance._fuzz import fuzz, fuzz_configurations, random_case, scenario_yaml
 from conformance._stdio import StdioEngine
-from reference_impl import ruleset_ids
+from reference_impl import load_ruleset, ruleset_ids
 from reference_impl._jsonapi import JsonEngine
 from tests.conftest import needs_interpreted
+
+FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
+EVERYTHING: dict[str, Any] = {"rulesets": ruleset_ids(), "features": ["seeded_deal", "rule_trace", "perft", "match"]}
 
 
 def server(*extra: str) -> StdioEngine:
@@ -24,41 +31,108 @@ def server(*extra: str) -> StdioEngine:
     return engine
 
 
-def test_no_divergence_against_itself() -> None:
+def mutant(name: str, declaration: dict[str, Any]) -> StdioEngine:
+    engine = StdioEngine([sys.executable, str(FAKE), "mutant", name, json.dumps(declaration)])
+    engine.start()
+    return engine
+
+
+def configs_of(engine: StdioEngine) -> list[Any]:
+    assert engine.hello_reply is not None
+    return fuzz_configurations(parse(engine.hello_reply))
+
+
+@pytest.mark.slow
+def test_no_divergence_against_itself_on_every_ruleset() -> None:
+    """Fuzzing the fuzzer: every ruleset, every deal, guided or not, without a crash or a divergence."""
     engine = server()
     try:
-        report = fuzz(engine, 40, seed=3, rulesets=ruleset_ids())
+        plain = fuzz(engine, 120, seed=3, configs=configs_of(engine))
+        guided = fuzz(engine, 60, seed=4, configs=configs_of(engine), guided=True)
     finally:
         engine.close()
-    assert report.rounds == 40 and report.divergences == []
+    assert plain.rounds == 120 and not plain.found
+    assert guided.rounds == 60 and not guided.found
+
+
+def test_cases_stay_within_the_declaration() -> None:
+    """Every case uses a declared configuration and only declared values (once, a third of all
+    divergences came from option values the engine had never declared)."""
+    declaration = parse({"rulesets": [{"id": "matgo-2p", "options": {"meong_mode": ["off"], "jjok_steal": "all", "go_bak_mode": "unsupported"}}]})
+    configs = fuzz_configurations(declaration)
+    assert [c.base for c in configs] == ["matgo-2p"]
+    own = load_ruleset("matgo-2p").options.as_json()
+    for seed in range(200):
+        case = random_case(seed, configs)
+        options = case.ruleset_json()["options"]
+        assert case.ruleset == "matgo-2p" and options["meong_mode"] == "off"
+        assert options["go_bak_mode"] == own["go_bak_mode"]  # undeclared (unsupported): the ruleset's own, never varied
+        assert set(case.options) <= {"meong_mode", "jjok_steal"}
 
 
 @needs_interpreted
-def test_same_seed_same_cases() -> None:
+def test_a_declared_house_rule_is_no_divergence() -> None:
+    """A mutant that plays three_ppeok_win = off is silent when it declares that value."""
+    declaration = {**EVERYTHING, "rulesets": [{"id": rid, "options": {"three_ppeok_win": ["off"]}} for rid in ruleset_ids()]}
+    engine = mutant("three-ppeok-ignored", declaration)
+    try:
+        report = fuzz(engine, 150, seed=2, configs=configs_of(engine), guided=True)
+    finally:
+        engine.close()
+    assert not report.found
+
+
+@needs_interpreted
+def test_the_same_seed_plays_the_same_cases() -> None:
     engine = server("--mutant", "jjok-no-steal")
     try:
-        a = fuzz(engine, 50, seed=1, rulesets=ruleset_ids())
-        b = fuzz(engine, 50, seed=1, rulesets=ruleset_ids())
+        a = fuzz(engine, 50, seed=1, configs=configs_of(engine))
+        b = fuzz(engine, 50, seed=1, configs=configs_of(engine))
     finally:
         engine.close()
     assert [(s, d.case.choices, d.what) for s, d in a.divergences] == [(s, d.case.choices, d.what) for s, d in b.divergences]
 
 
 @needs_interpreted
-@pytest.mark.parametrize("mutant", ["jjok-no-steal", "ppeok-never", "pi-bak-at-six", "ttadak-no-steal"])
-def test_a_mutant_is_found_shrunk_and_written_as_a_failing_scenario(mutant: str, tmp_path: Path) -> None:
-    engine = server("--mutant", mutant)
-    try:
-        report = fuzz(engine, 300, seed=1, rulesets=ruleset_ids())
-        assert report.divergences, f"{mutant} was not found in 300 rounds"
-        case_seed, div = report.divergences[0]
-        assert len(div.case.choices) <= 20
-        folder = tmp_path / "scenarios" / "fuzz"
+@pytest.mark.parametrize("name", ["jjok-no-steal", "ppeok-never", "pi-bak-at-six", "shake-automatic", "ttadak-counts-as-ppeok"])
+def test_a_bug_is_found_shrunk_and_written_as_a_failing_scenario(name: str, tmp_path: Path) -> None:
+    engine = mutant(name, EVERYTHING)
+    reproduced: list[bool] = []
+
+    def check(text: str) -> bool:
+        folder = tmp_path / f"check{len(reproduced)}" / "scenarios" / "fuzz"
         folder.mkdir(parents=True)
-        (folder / "found.yaml").write_text(scenario_yaml(div, case_seed, mutant, JsonEngine()), encoding="utf-8")
-        [scenario] = load_corpus(tmp_path / "scenarios")
-        assert "needs-review" in scenario.tags
-        assert run_scenario(ReferenceEngine(), scenario).outcome == "PASS"
-        assert run_scenario(engine, scenario).outcome != "PASS"
+        (folder / "found.yaml").write_text(text, encoding="utf-8")
+        [scenario] = load_corpus(folder.parent)
+        ok = run_scenario(ReferenceEngine(), scenario).outcome == "PASS" and run_scenario(engine, scenario).outcome != "PASS"
+        reproduced.append(ok)
+        return ok
+
+    try:
+        report = fuzz(engine, 400, seed=1, configs=configs_of(engine), guided=True, check=check)
+        assert report.found, f"{name} was not found in 400 guided rounds"
+        assert report.rounds == 400 or len(report.found) >= 20, "the run carries on after a divergence"
+        first = next(iter(report.found.values()))
+        assert len(first.divergence.case.choices) <= 30
+        assert first.reproduced and first.scenario is not None and "needs-review" in first.scenario
     finally:
         engine.close()
+
+
+def test_a_divergence_right_after_the_deal_writes_a_scenario(tmp_path: Path) -> None:
+    """Once a ZeroDivisionError: a case whose round is over at the deal (a chongtong)."""
+    from conformance._fuzz import Case, Divergence
+
+    reference = JsonEngine()
+    rid = "standard-3p"
+    hands = [["m01-bright", "m01-ribbon", "m01-junk-1", "m01-junk-2", "m02-junk-1", "m03-junk-1", "m04-junk-1"], [], []]
+    from reference_impl import complete_deal, load_ruleset
+
+    deal = complete_deal(load_ruleset(rid).options, hands, [], []).to_json()
+    div = Divergence(Case(rid, deal, [5, 7]), -1, "after the deal: state.decision", "none", "turn", ["R-CHONGTONG"], "state.decision")
+    text = scenario_yaml(div, 1, "an engine", reference)
+    folder = tmp_path / "scenarios" / "fuzz"
+    folder.mkdir(parents=True)
+    (folder / "found.yaml").write_text(text, encoding="utf-8")
+    [scenario] = load_corpus(tmp_path / "scenarios")
+    assert run_scenario(ReferenceEngine(), scenario).outcome == "PASS"

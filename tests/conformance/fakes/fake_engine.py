@@ -35,6 +35,10 @@ def main() -> int:
         import signal
 
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode == "mutant":  # a semantic mutant of the reference (argv[2]) declaring argv[3] (JSON) as its hello
+        from reference_impl._mutants import apply_for_process
+
+        apply_for_process(sys.argv[2])
     engine = JsonEngine()
     triggered = False
     games = 0
@@ -48,10 +52,10 @@ def main() -> int:
             reply["options"] = {}
             print(json.dumps(reply), flush=True)
             continue
-        if cmd == "hello" and mode == "declares":  # the declaration given as JSON in argv[2] replaces the reference's
+        if cmd == "hello" and mode in ("declares", "mutant"):  # the declaration given as JSON replaces the reference's
             reply, _ = handle(engine, message)
             reply.pop("options", None)
-            reply.update(json.loads(sys.argv[2]))
+            reply.update(json.loads(sys.argv[2 if mode == "declares" else 3]))
             print(json.dumps(reply), flush=True)
             continue
         if cmd == "hello" and mode == "liar":
