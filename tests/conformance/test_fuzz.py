@@ -58,7 +58,8 @@ def test_no_divergence_against_itself_on_every_ruleset() -> None:
 def test_cases_stay_within_the_declaration() -> None:
     """Every case uses a declared configuration and only declared values (once, a third of all
     divergences came from option values the engine had never declared)."""
-    declaration = parse({"rulesets": [{"id": "matgo-2p", "options": {"meong_mode": ["off"], "jjok_steal": "all", "go_bak_mode": "unsupported"}}]})
+    exceptions = {"meong_mode": ["off"], "jjok_steal": "all", "go_bak_mode": "unsupported"}
+    declaration = parse({"rulesets": [{"id": "matgo-2p", "options": exceptions}]})
     configs = fuzz_configurations(declaration)
     assert [c.base for c in configs] == ["matgo-2p"]
     own = load_ruleset("matgo-2p").options.as_json()
