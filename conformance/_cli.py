@@ -23,6 +23,7 @@ from typing import Final
 
 from conformance import _compat as compat
 from conformance import _dependencies as dependencies
+from conformance import _profile as profiles
 from conformance import _saved as saved
 from conformance._compare import Mismatch
 from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
@@ -47,7 +48,7 @@ from conformance._runner import PASS, run_scenario
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
-from reference_impl import InputError, load_ruleset, ruleset_ids
+from reference_impl import InputError, load_ruleset, option_registry, ruleset_ids
 from reference_impl._clauses import clauses
 from reference_impl._cli import run_guarded
 from reference_impl._jsonapi import PROTOCOL_VERSION, engine_version
@@ -163,6 +164,12 @@ def _parser() -> argparse.ArgumentParser:
     summ.add_argument("reports", type=Path, nargs="+", help="report.jsonl files of one run's shards")
     summ.add_argument("--scenarios", type=Path, default=None, help="the corpus the run used (default: the bundled corpus)")
     summ.add_argument("--report-dir", type=Path, default=None, help="write the merged report.jsonl, junit.xml and summary.md here")
+    prof = sub.add_parser("profile", help="learn which house rules an engine plays from its behaviour on the scenarios")
+    prof.add_argument("--engine", help="engine command, as for run (default: $GOSTOP_ENGINE)")
+    prof.add_argument("--option", action="append", default=[], help="only this option (repeatable)")
+    prof.add_argument("--base", default=None, help="the named ruleset the profile is said against (default: the first the engine claims)")
+    prof.add_argument("--out", type=Path, default=Path("reports/profile"), help="where profile.json and profile.md go")
+    prof.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     rep = sub.add_parser("report", help="a static HTML compatibility report, and a badge per engine, from saved report.jsonl files")
     rep.add_argument("reports", type=Path, nargs="+", help="report.jsonl files: several engines, versions or runs")
     rep.add_argument("--out", type=Path, default=Path("compat"), help="folder for index.html and badges/ (default compat/)")
@@ -203,6 +210,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return _summary(args)
         if args.command == "ledger":
             return _ledger(args)
+        if args.command == "profile":
+            return _profile(args)
         if args.command == "report":
             written = compat.write(args.out, [saved.read(path) for path in args.reports])
             print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
@@ -613,6 +622,43 @@ def _fuzz(args: argparse.Namespace) -> int:
     print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
     print(f"clause coverage: {covered} of {len(clauses())} clauses cited by the reference engine" + (" (guided)" if args.guided else ""))
     return EXIT_FAIL if report.found else EXIT_OK
+
+
+def _profile(args: argparse.Namespace) -> int:
+    argv = _required_engine(args)
+    registry = option_registry()
+    unknown = [o for o in args.option if o not in registry]
+    if unknown:
+        raise InputError("--option", f"unknown option {unknown[0]!r}; expected an option id of spec/options.yaml")
+    if args.base is not None and args.base not in ruleset_ids():
+        raise InputError("--base", f"unknown ruleset {args.base!r}")
+    root = default_root()
+    corpus = load_corpus(root)
+    engine = StdioEngine(argv, message_timeout=_seconds("--timeout", args.timeout))
+    try:
+        hello = engine.start()
+        claimed = [c if isinstance(c, str) else c.get("id") for c in hello.get("rulesets") or []]
+        base = args.base or next((str(c) for c in claimed if c in ruleset_ids()), "matgo-2p")
+        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, lambda name: None)
+    except EngineError as exc:
+        print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
+        return EXIT_FAIL
+    finally:
+        engine.close()
+    lines = profiles.table(found, base)
+    for line in lines:
+        print(line)
+    declared = profiles.declaration(found, base)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "profile.json").write_text(json.dumps(declared, indent=2) + "\n", encoding="utf-8")
+    detail = ["| option | the engine plays | conclusive scenarios | inconclusive |", "| --- | --- | --- | --- |"]
+    for p in found:
+        detail.append(f"| `{p.option}` | {p.verdict} | {', '.join(p.scenarios) or '-'} | {len(p.inconclusive)} |")
+    (args.out / "profile.md").write_text(
+        "\n".join([f"## Profile against {base}", "", "```text", *lines, "```", "", *detail]) + "\n", encoding="utf-8"
+    )
+    print(f"wrote {args.out}/profile.json (a hello declaration for what was found) and {args.out}/profile.md")
+    return EXIT_OK
 
 
 def _reproduces(text: str, engine: StdioEngine) -> bool:

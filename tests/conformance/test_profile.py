@@ -1,0 +1,86 @@
+"""`profile`: the option values an engine plays, learnt from its behaviour on the scenarios."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+from conformance import ReferenceEngine, default_root, load_corpus
+from conformance import _dependencies as dependencies
+from conformance._dependencies import probe_values
+from conformance._profile import STRUCTURAL, declaration, profile
+from conformance._stdio import StdioEngine
+from reference_impl import option_registry
+from tests.conftest import needs_interpreted
+
+CORPUS = load_corpus()
+STORED = dependencies.load(default_root())
+BY_ID = {sc.id: sc for sc in CORPUS}
+
+
+class Forced(ReferenceEngine):
+    """An engine with a house rule: whatever it is sent, it plays `option` = `value`."""
+
+    def __init__(self, option: str, value: Any) -> None:
+        super().__init__()
+        self.option, self.value = option, value
+
+    def new_game(self, ruleset: dict[str, Any], deal: dict[str, Any]) -> dict[str, Any]:
+        return super().new_game({**ruleset, "options": {**ruleset["options"], self.option: self.value}}, deal)
+
+
+def forced_value(option: str) -> Any | None:
+    """A value of `option` that changes the outcome of the scenario that separates its values best."""
+    candidates = sorted((sid for sid, d in STORED.items() if d.depends_on(option)), key=lambda s: len(STORED[s].passes[option]))
+    if not candidates:
+        return None
+    sc = BY_ID[candidates[0]]
+    spec = option_registry()[option]
+    return next((v for v in probe_values(spec, sc.resolved_options[option]) if v not in STORED[sc.id].passes[option]), None)
+
+
+SEPARATED = [o for o in option_registry() if o not in STRUCTURAL and forced_value(o) is not None]
+#: options no engine reply reveals: the match layer's rounds and target are counted by the harness
+HARNESS_ONLY = frozenset({"match_rounds", "match_target_points"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", SEPARATED)
+def test_profile_recovers_a_house_rule_value(option: str) -> None:
+    """For every option the corpus can separate: an engine that hard-codes another value of it is
+    found to play that value."""
+    value = forced_value(option)
+    [found] = profile(Forced(option, value), CORPUS, STORED, [option])
+    if option in HARNESS_ONLY:  # what depends on them is the harness's own count of a match, not a reply
+        assert found.values is None and found.inconclusive
+        return
+    assert found.values is not None and value in found.values, (found.verdict, found.scenarios, found.inconclusive)
+    assert not found.follows
+
+
+def test_an_engine_that_plays_what_it_is_sent_follows_the_option() -> None:
+    [found] = profile(ReferenceEngine(), CORPUS, STORED, ["jjok_steal"])
+    assert found.follows and declaration([found], "matgo-2p") == {"rulesets": [{"id": "matgo-2p", "options": {"jjok_steal": "all"}}]}
+
+
+@needs_interpreted
+def test_a_bug_no_option_models_is_none_of_the_modelled_values() -> None:
+    """steal-next-player-only makes only the next player pay a ppeok capture: neither value of
+    ppeok_steal_payers (all opponents, the creator only) explains most scenarios."""
+    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio", "--mutant", "steal-next-player-only"])
+    engine.start()
+    try:
+        [found] = profile(engine, CORPUS, STORED, ["ppeok_steal_payers"])
+    finally:
+        engine.close()
+    assert found.values == () and found.verdict == "none of the modelled values" and len(found.unexplained) > len(found.scenarios)
+    expected = {"rulesets": [{"id": "matgo-2p", "options": {"ppeok_steal_payers": "unsupported"}}]}
+    assert declaration([found], "matgo-2p") == expected
+
+
+def test_the_declaration_names_the_values_found() -> None:
+    [found] = profile(Forced("meong_mode", "off"), CORPUS, STORED, ["meong_mode"])
+    assert found.values == ("off",)
+    assert declaration([found], "matgo-2p") == {"rulesets": [{"id": "matgo-2p", "options": {"meong_mode": ["off"]}}]}
