@@ -167,7 +167,11 @@ def _parser() -> argparse.ArgumentParser:
     prof = sub.add_parser("profile", help="learn which house rules an engine plays from its behaviour on the scenarios")
     prof.add_argument("--engine", help="engine command, as for run (default: $GOSTOP_ENGINE)")
     prof.add_argument("--option", action="append", default=[], help="only this option (repeatable)")
-    prof.add_argument("--base", default=None, help="the named ruleset the profile is said against (default: the first the engine claims)")
+    prof.add_argument(
+        "--base",
+        default=None,
+        help="the named ruleset the profile is said against (default: matgo-2p if the engine claims it or none, else the first it claims)",
+    )
     prof.add_argument("--out", type=Path, default=Path("reports/profile"), help="where profile.json and profile.md go")
     prof.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     rep = sub.add_parser("report", help="a static HTML compatibility report, and a badge per engine, from saved report.jsonl files")
@@ -638,8 +642,9 @@ def _profile(args: argparse.Namespace) -> int:
     try:
         hello = engine.start()
         claimed = [c if isinstance(c, str) else c.get("id") for c in hello.get("rulesets") or []]
-        base = args.base or next((str(c) for c in claimed if c in ruleset_ids()), "matgo-2p")
-        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, lambda name: None)
+        known = [str(c) for c in claimed if c in ruleset_ids()]
+        base = args.base or ("matgo-2p" if "matgo-2p" in known or not known else known[0])
+        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, base=base)
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL

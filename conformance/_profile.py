@@ -10,14 +10,24 @@ event log) are the values the engine behaves like in that scenario:
 
 - some values fit: the scenario is conclusive and votes for them;
 - every value fits: what depends on the option is not in the engine's replies (inconclusive);
-- no value fits: another of the engine's rules, or a bug, is at work there (unexplained).
+- no value fits, and the engine's first difference from the reference is at a reply where the
+  option's values differ too: the engine plays something the option does not model there, or has
+  a bug in it (unexplained);
+- no value fits, but the engine differs first where the option plays no part: another of its
+  rules is at work (elsewhere), which says nothing of this option.
 
 The engine's value is the one most conclusive scenarios vote for (a majority; several values when
 the corpus cannot tell them apart); "none of the modelled values" when the unexplained scenarios
 outnumber the conclusive ones or no value has a majority; "the value it is sent" when every
 conclusive scenario fits its own value and they sent several (the engine is configured by the
-options, as a declaration of "all" says). `declaration()` turns the result into a hello
-declaration: a named ruleset with the values found as its exceptions.
+options, as a declaration of "all" says).
+
+An engine with several house rules may fail an option's scenarios through another of them: a
+second pass replays every scenario with the values found clearly (every conclusive play agreeing,
+two at least) for the other options. An option still undecided (the engine declines its scenarios,
+or they differ elsewhere first) is played in targeted random rounds of the base ruleset, judged the
+same way. `declaration()` turns the result into a hello declaration: a named ruleset with the
+values found as its exceptions.
 """
 
 from __future__ import annotations
@@ -32,12 +42,14 @@ from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._fuzz import NOT_FUZZED, normal_legal, normal_state
 from conformance._runner import run_scenario
 from conformance._scenarios import Scenario
-from reference_impl import InputError, load_ruleset, option_registry
+from reference_impl import InputError, Options, SplitMix64, load_ruleset, option_registry, seeded_deal
 
 Json = dict[str, Any]
 
 #: scenarios tried per option: those that separate its values best (the fewest passing values first)
 PER_OPTION: Final = 8
+#: random rounds played for an option no scenario decides (targeted fuzzing)
+TARGETED_ROUNDS: Final = 30
 #: the deck and the deal's shape: an engine declares them (its deals are refused otherwise); they are
 #: not house rules to find by playing
 STRUCTURAL: Final = NOT_FUZZED
@@ -51,26 +63,31 @@ class OptionProfile:
     values: tuple[Any, ...] | None  # the values it behaves like; () none of the modelled ones; None undecided
     scenarios: list[str] = field(default_factory=list)  # the conclusive scenarios
     inconclusive: list[str] = field(default_factory=list)  # every value fits, or the engine could not play it
-    unexplained: list[str] = field(default_factory=list)  # no value fits: another rule of the engine, or a bug
+    unexplained: list[str] = field(default_factory=list)  # no value fits where the values differ: a rule or bug of the engine
+    #: no value fits, but the engine differs first where the option plays no part: another of its rules
+    elsewhere: list[str] = field(default_factory=list)
     #: the engine played, in every conclusive scenario, the value that scenario sent (and they sent several)
     follows: bool = False
     #: how many conclusive scenarios agree with the values found (the confidence)
     votes: int = 0
+    #: what the plays were: the corpus's scenarios, or targeted random rounds when none decided
+    plays: str = "scenarios"
 
     @property
     def verdict(self) -> str:
         if self.follows:
             return "the value it is sent"
         if self.values is None:
-            return "undecided (no scenario tells its values apart for this engine)"
+            return "undecided (no play tells its values apart for this engine)"
         if not self.values:
             return "none of the modelled values"
         return " or ".join(_show(v) for v in self.values)
 
     @property
     def confidence(self) -> str:
-        text = f"{self.votes} of {len(self.scenarios)} scenarios" if self.scenarios else "no scenario"
-        return text + (f", {len(self.unexplained)} unexplained" if self.unexplained else "")
+        text = f"{self.votes} of {len(self.scenarios)} {self.plays}" if self.scenarios else f"no conclusive {self.plays}"
+        text += f", {len(self.unexplained)} unexplained" if self.unexplained else ""
+        return text + (f", {len(self.elsewhere)} differ elsewhere first" if self.elsewhere else "")
 
 
 def _show(value: Any) -> str:
@@ -81,32 +98,33 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _observed(transcript: Sequence[tuple[str, Json, Json]], sc: Scenario) -> list[Any]:
-    """The observable part of each reply, in order: what a player would notice."""
+def _observed(transcript: Sequence[tuple[str, Json, Json]], rules: Options, handed: bool = True) -> list[Any]:
+    """The observable part of each reply, in order: what a player would notice (and what a round
+    hands to the next, when `handed`: only for an engine that reports it)."""
     out: list[Any] = []
     for kind, _, reply in transcript:
         if "error" in reply:
             err = reply.get("error")
             out.append(("error", err.get("code") if isinstance(err, dict) else None))
         elif kind in ("new_game", "act"):
-            out.append(normal_state(reply.get("state", {}), sc.rules))
+            out.append(normal_state(reply.get("state", {}), rules))
         elif kind == "legal":
             out.append(("legal", normal_legal(reply), reply.get("player")))
         elif kind == "score":
             settlement = reply.get("settlement") or {}
-            handed = reply.get("next") or {}
+            nxt = (reply.get("next") or {}) if handed else {}
             out.append(
                 (
                     "score",
                     [s.get("base") for s in reply.get("scores") or []],
                     {k: settlement.get(k) for k in ("kind", "winner", "net")},
-                    {k: handed.get(k) for k in ("dealer", "nagari_streak", "carried_multiplier", "counts_as_round")},
+                    {k: nxt.get(k) for k in ("dealer", "nagari_streak", "carried_multiplier", "counts_as_round")},
                 )
             )
     return out
 
 
-def _replayed(sc: Scenario, requests: Sequence[tuple[str, Json]]) -> list[tuple[str, Json, Json]]:
+def _replayed(requests: Sequence[tuple[str, Json]]) -> list[tuple[str, Json, Json]]:
     """The reference engine's replies to the very requests the engine was sent."""
     engine = ReferenceEngine()
     out: list[tuple[str, Json, Json]] = []
@@ -123,77 +141,207 @@ def _replayed(sc: Scenario, requests: Sequence[tuple[str, Json]]) -> list[tuple[
     return out
 
 
+@dataclass(frozen=True)
+class _Evidence:
+    """One play of the engine (a scenario, or a targeted random round) and how to play the same
+    requests under another value of the option: `variant(value)` gives the options it then runs
+    under, as Options for comparing and as the ruleset a new_game sends (None: no valid ruleset)."""
+
+    label: str
+    transcript: list[tuple[str, Json, Json]]
+    own: Any
+    variant: Callable[[Any], tuple[Options, Json] | None]
+
+
 def profile(
     engine: Engine,
     corpus: Sequence[Scenario],
     dependencies: Mapping[str, Dependencies],
     options: Sequence[str] = (),
     progress: Callable[[str], None] | None = None,
+    base: str | None = None,
+    rounds: int = TARGETED_ROUNDS,
 ) -> list[OptionProfile]:
-    """The profile of every option (or of `options`), from the scenarios that depend on it."""
+    """The profile of every option (or of `options`): from the scenarios that depend on it, and,
+    for an option they leave undecided, from `rounds` targeted random rounds of `base`."""
     registry = option_registry()
-    by_id = {sc.id: sc for sc in corpus}
+    names = list(options) or [o for o in registry if o not in STRUCTURAL]
     engine_runs: dict[str, list[tuple[str, Json, Json]] | None] = {}
+    first = _pass(engine, corpus, dependencies, names, progress, base, rounds, {}, engine_runs)
+    # an engine with several house rules: a scenario another of them changes fits no value of this
+    # option alone; played again with the values already found clearly for the others, it may
+    decided = {p.option: p.values[0] for p in first if p.values is not None and _clear(p)}
+    if not decided:
+        return first
+    return _pass(engine, corpus, dependencies, names, None, base, rounds, decided, engine_runs)
+
+
+def _clear(p: OptionProfile) -> bool:
+    """A value found by every conclusive play, at least two of them."""
+    return p.values is not None and len(p.values) == 1 and not p.follows and p.votes == len(p.scenarios) >= 2
+
+
+def _pass(
+    engine: Engine,
+    corpus: Sequence[Scenario],
+    dependencies: Mapping[str, Dependencies],
+    names: Sequence[str],
+    progress: Callable[[str], None] | None,
+    base: str | None,
+    rounds: int,
+    decided: Mapping[str, Any],
+    engine_runs: dict[str, list[tuple[str, Json, Json]] | None],
+) -> list[OptionProfile]:
+    by_id = {sc.id: sc for sc in corpus}
     out: list[OptionProfile] = []
-    for name in options or [o for o in registry if o not in STRUCTURAL]:
+    for name in names:
+        context = {k: v for k, v in decided.items() if k != name}
         if progress:
             progress(name)
-        spec = registry[name]
         candidates = [sid for sid, dep in dependencies.items() if sid in by_id and dep.depends_on(name)]
         candidates.sort(key=lambda sid: (len(dependencies[sid].passes[name]), len(dependencies[sid].passes), sid))
-        found = OptionProfile(name, None)
-        votes: dict[str, int] = {}
-        values_of: dict[str, Any] = {}
-        sent: set[str] = set()
-        always_own = True
+        items: list[_Evidence] = []
         for sid in candidates[:PER_OPTION]:
             sc = by_id[sid]
             if sid not in engine_runs:
                 engine_runs[sid] = _engine_run(engine, sc)
             transcript = engine_runs[sid]
-            if not transcript:
-                found.inconclusive.append(sid)
-                continue
-            seen = _observed(transcript, sc)
-            matching: set[str] = set()
-            probed: set[str] = set()
-            for value in probe_values(spec, sc.resolved_options[name]):
-                key = _key(value)
-                values_of[key] = value
-                probed.add(key)
-                try:
-                    other = sc.reconfigured(sc.ruleset, {name: value})
-                except InputError:
-                    continue
-                requests = [(kind, _with_ruleset(request, other)) for kind, request, _ in transcript]
-                if _observed(_replayed(other, requests), other) == seen:
-                    matching.add(key)
-            if not matching:  # no value reproduces what the engine did
-                found.unexplained.append(sid)
-                continue
-            if matching == probed:  # every value does: what depends on the option is not in the engine's replies
-                found.inconclusive.append(sid)
-                continue
-            found.scenarios.append(sid)
-            own = _key(sc.resolved_options[name])
-            sent.add(own)
-            always_own = always_own and own in matching
-            for key in matching:
-                votes[key] = votes.get(key, 0) + 1
-        if len(found.unexplained) > len(found.scenarios):
-            found.values = ()  # most scenarios fit no value at all: the engine plays something the options do not model
-        elif found.scenarios:
-            # the values most scenarios agree on; a scenario may disagree where another of the engine's
-            # house rules, or a bug, happens to look like another value of this option
-            best = max(votes.values())
-            found.votes = best
-            winners = [k for k in values_of if votes.get(k) == best]
-            found.values = tuple(values_of[k] for k in winners) if 2 * best > len(found.scenarios) else ()
-            # an engine that is configured by what it is sent plays each scenario's own value: it
-            # has no house value of the option to find (several values sent tell it apart)
-            found.follows = always_own and len(sent) > 1
+            if transcript:
+                items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context)))
+        found = _weigh(name, items, [sid for sid in candidates[:PER_OPTION] if not engine_runs.get(sid)])
+        if found.values is None and base is not None and rounds:
+            found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
         out.append(found)
     return out
+
+
+def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], plays: str = "scenarios") -> OptionProfile:
+    """What the evidence says of the option (module docstring)."""
+    spec = option_registry()[name]
+    found = OptionProfile(name, None, inconclusive=list(unplayable), plays=plays)
+    votes: dict[str, int] = {}
+    values_of: dict[str, Any] = {}
+    sent: set[str] = set()
+    always_own = True
+    for item in items:
+        seen = None
+        handed = any(kind == "score" and "next" in reply for kind, _, reply in item.transcript)
+        replies: dict[str, list[Any]] = {}
+        for value in probe_values(spec, item.own):
+            key = _key(value)
+            values_of[key] = value
+            variant = item.variant(value)
+            if variant is None:
+                continue
+            rules, ruleset = variant
+            if seen is None:
+                seen = _observed(item.transcript, rules, handed)
+            requests = [(kind, _sent_as(request, ruleset)) for kind, request, _ in item.transcript]
+            replies[key] = _observed(_replayed(requests), rules, handed)
+        matching = {key for key, observed in replies.items() if observed == seen}
+        if not matching:
+            # no value reproduces what the engine did; it says something of this option only if
+            # the engine's first difference is where the option's values differ too
+            if _implicated(seen or [], replies, _key(item.own)):
+                found.unexplained.append(item.label)
+            else:
+                found.elsewhere.append(item.label)
+            continue
+        if matching == set(replies):  # every value does: what depends on the option is not in the engine's replies
+            found.inconclusive.append(item.label)
+            continue
+        found.scenarios.append(item.label)
+        own = _key(item.own)
+        sent.add(own)
+        always_own = always_own and own in matching
+        for key in matching:
+            votes[key] = votes.get(key, 0) + 1
+    if len(found.unexplained) > len(found.scenarios):
+        found.values = ()  # most plays fit no value at all: the engine plays something the options do not model
+    elif found.scenarios:
+        # the values most plays agree on; one may disagree where another of the engine's house
+        # rules, or a bug, happens to look like another value of this option
+        best = max(votes.values())
+        found.votes = best
+        winners = [k for k in values_of if votes.get(k) == best]
+        found.values = tuple(values_of[k] for k in winners) if 2 * best > len(found.scenarios) else ()
+        # an engine that is configured by what it is sent plays each play's own value: it has no
+        # house value of the option to find (several values sent tell it apart)
+        found.follows = always_own and len(sent) > 1
+    return found
+
+
+def _implicated(seen: Sequence[Any], replies: Mapping[str, Sequence[Any]], own: str) -> bool:
+    """Whether the option's values differ at the first reply where the engine differs from the
+    reference under the play's own value (or the own value could not be replayed)."""
+    reference = replies.get(own)
+    if reference is None:
+        return True
+    first = next((i for i, (a, b) in enumerate(zip(seen, reference, strict=False)) if a != b), min(len(seen), len(reference)))
+
+    def at(observed: Sequence[Any]) -> Any:
+        return observed[first] if first < len(observed) else None
+
+    return any(at(observed) != at(reference) for observed in replies.values())
+
+
+def _sent_as(request: Json, ruleset: Json) -> Json:
+    """A new_game request with another ruleset; any other request as it was."""
+    return {**request, "ruleset": ruleset} if "ruleset" in request else request
+
+
+def _scenario_variant(sc: Scenario, name: str, context: Mapping[str, Any]) -> Callable[[Any], tuple[Options, Json] | None]:
+    def variant(value: Any) -> tuple[Options, Json] | None:
+        for changes in ({**context, name: value}, {name: value}):  # the engine's other values if they go together
+            try:
+                other = sc.reconfigured(sc.ruleset, changes)
+            except InputError:
+                continue
+            return other.rules, other.ruleset_json()
+        return None
+
+    return variant
+
+
+def _targeted(engine: Engine, name: str, base: str, rounds: int, context: Mapping[str, Any]) -> list[_Evidence]:
+    """Random rounds of `base` played by the engine (its own legal actions chosen by the seed),
+    as evidence for `name`: the reference then replays each under every value of the option."""
+    rs = load_ruleset(base)
+    items: list[_Evidence] = []
+    for seed in range(1, rounds + 1):
+        rng = SplitMix64(seed * 7919 + 17)
+        deal = seeded_deal(rs.options, rng, dealer=rng.below(rs.options.players)).to_json()
+        ruleset = {"id": rs.id, "options": rs.options.as_json()}
+        transcript: list[tuple[str, Json, Json]] = []
+        try:
+            transcript.append(("new_game", {"ruleset": ruleset, "deal": deal}, engine.new_game(ruleset, deal)))
+            for _ in range(60):
+                legal = engine.legal()
+                transcript.append(("legal", {}, legal))
+                actions = legal.get("actions") or []
+                if legal.get("decision") == "none" or not actions:
+                    break
+                action = actions[rng.below(len(actions))]
+                transcript.append(("act", action, engine.act(action)))
+            transcript.append(("score", {}, engine.score()))
+        except EngineError:
+            restart = getattr(engine, "start", None)
+            if restart is not None:
+                with contextlib.suppress(EngineError):
+                    restart()
+            continue
+
+        def variant(value: Any, rs: Any = rs) -> tuple[Options, Json] | None:
+            for changes in ({**context, name: value}, {name: value}):
+                try:
+                    other = rs.with_overrides(changes, "profile")
+                except InputError:
+                    continue
+                return other.options, {"id": other.id, "options": other.options.as_json()}
+            return None
+
+        items.append(_Evidence(f"random round {seed} of {base}", transcript, rs.options.as_json()[name], variant))
+    return items
 
 
 def _key(value: Any) -> str:
@@ -212,10 +360,6 @@ def _engine_run(engine: Engine, sc: Scenario) -> list[tuple[str, Json, Json]] | 
                 restart()
         return None
     return list(result.transcript)
-
-
-def _with_ruleset(request: Json, sc: Scenario) -> Json:
-    return {**request, "ruleset": sc.ruleset_json()} if "ruleset" in request else request
 
 
 def declaration(found: Sequence[OptionProfile], base: str) -> Json:

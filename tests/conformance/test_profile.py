@@ -10,7 +10,7 @@ import pytest
 from conformance import ReferenceEngine, default_root, load_corpus
 from conformance import _dependencies as dependencies
 from conformance._dependencies import probe_values
-from conformance._profile import STRUCTURAL, declaration, profile
+from conformance._profile import STRUCTURAL, _pass, declaration, profile
 from conformance._stdio import StdioEngine
 from reference_impl import option_registry
 from tests.conftest import needs_interpreted
@@ -84,3 +84,43 @@ def test_the_declaration_names_the_values_found() -> None:
     [found] = profile(Forced("meong_mode", "off"), CORPUS, STORED, ["meong_mode"])
     assert found.values == ("off",)
     assert declaration([found], "matgo-2p") == {"rulesets": [{"id": "matgo-2p", "options": {"meong_mode": ["off"]}}]}
+
+
+def test_an_option_no_scenario_decides_is_played_in_random_rounds() -> None:
+    """With none of jjok_steal's scenarios (an engine declining them all), targeted random rounds
+    still find the value it plays."""
+    corpus = [sc for sc in CORPUS if not STORED[sc.id].depends_on("jjok_steal")]
+    [found] = profile(Forced("jjok_steal", 0), corpus, STORED, ["jjok_steal"], base="matgo-2p")
+    assert found.plays == "random rounds" and found.scenarios and all(s.startswith("random round") for s in found.scenarios)
+    assert found.values == (0,), found.confidence
+
+
+def test_no_random_rounds_without_a_base() -> None:
+    corpus = [sc for sc in CORPUS if not STORED[sc.id].depends_on("jjok_steal")]
+    [found] = profile(Forced("jjok_steal", 0), corpus, STORED, ["jjok_steal"])
+    assert found.values is None and found.verdict.startswith("undecided")
+
+
+class ForcedMany(ReferenceEngine):
+    """An engine with several house rules, whatever it is sent."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        super().__init__()
+        self.values = values
+
+    def new_game(self, ruleset: dict[str, Any], deal: dict[str, Any]) -> dict[str, Any]:
+        return super().new_game({**ruleset, "options": {**ruleset["options"], **self.values}}, deal)
+
+
+def test_a_difference_elsewhere_says_nothing_of_an_option() -> None:
+    """An engine with two house rules: in some scenarios of pi_bak_max_units a jjok steals (or
+    not) before pi bak is counted. No value of pi_bak_max_units fits them, but the engine differs
+    first where that option plays no part: they are set aside (elsewhere), not counted against
+    every value; the second pass, with jjok_steal's value found, makes them conclusive."""
+    engine = ForcedMany({"jjok_steal": 0, "pi_bak_max_units": 0})
+    [alone] = _pass(engine, CORPUS, STORED, ["pi_bak_max_units"], None, None, 0, {}, {})
+    assert alone.elsewhere and not alone.unexplained and alone.values is not None and 0 in alone.values, alone.confidence
+    found = {p.option: p for p in profile(engine, CORPUS, STORED, ["jjok_steal", "pi_bak_max_units"])}
+    assert found["jjok_steal"].values == (0,)
+    both = found["pi_bak_max_units"]
+    assert both.values is not None and 0 in both.values and len(both.scenarios) > len(alone.scenarios), both.confidence
