@@ -29,7 +29,7 @@ from conformance._compare import Mismatch
 from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
 from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from conformance._engine import EngineError, ReferenceEngine
-from conformance._fuzz import FuzzReport, fuzz, fuzz_configurations
+from conformance._fuzz import FuzzReport, fuzz, fuzz_configurations, fuzz_coverage_lines
 from conformance._harness import engine_factory, load_ledger, run
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._live import LiveOutput
@@ -622,9 +622,9 @@ def _fuzz(args: argparse.Namespace) -> int:
             )
             print(f"  scenario written to {path}: {verdict}")
     rate = report.rounds / seconds if seconds else 0.0
-    covered = len(report.clauses_seen & set(clauses()))
     print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
-    print(f"clause coverage: {covered} of {len(clauses())} clauses cited by the reference engine" + (" (guided)" if args.guided else ""))
+    for line in fuzz_coverage_lines(report, guided=args.guided):
+        print(line)
     return EXIT_FAIL if report.found else EXIT_OK
 
 
@@ -656,9 +656,13 @@ def _profile(args: argparse.Namespace) -> int:
     declared = profiles.declaration(found, base)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "profile.json").write_text(json.dumps(declared, indent=2) + "\n", encoding="utf-8")
-    detail = ["| option | the engine plays | conclusive scenarios | inconclusive |", "| --- | --- | --- | --- |"]
+    detail = [
+        "| option | the engine plays | evidence | conclusive | unexplained | differ elsewhere first | inconclusive |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for p in found:
-        detail.append(f"| `{p.option}` | {p.verdict} | {', '.join(p.scenarios) or '-'} | {len(p.inconclusive)} |")
+        cells = [", ".join(p.scenarios) or "-", ", ".join(p.unexplained) or "-", str(len(p.elsewhere)), str(len(p.inconclusive))]
+        detail.append(f"| `{p.option}` | {p.verdict} | {p.confidence} | " + " | ".join(cells) + " |")
     (args.out / "profile.md").write_text(
         "\n".join([f"## Profile against {base}", "", "```text", *lines, "```", "", *detail]) + "\n", encoding="utf-8"
     )

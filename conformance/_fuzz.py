@@ -249,9 +249,10 @@ def _norm(value: Any) -> Any:
     return sorted(value) if isinstance(value, list) else value
 
 
-def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence | None:
+def play_case(case: Case, engine: Engine, reference: JsonEngine, clauses: set[str] | None = None) -> Divergence | None:
     """Replay `case` on both engines; the first difference, or None. Choices beyond the legal
-    list wrap around (so that shrinking can change earlier choices freely).
+    list wrap around (so that shrinking can change earlier choices freely). The clauses the
+    reference cites (events, scores, settlement) are added to `clauses`.
 
     The reference plays the case first: it decides every action, so the engine's requests are
     known before the first is sent, and an engine that can take them early (the stdio client)
@@ -268,6 +269,9 @@ def play_case(case: Case, engine: Engine, reference: JsonEngine) -> Divergence |
         action = actions[choice % len(actions)]
         script.append((legal_ref, action, reference.act(action)))
     score_ref = reference.score() if reference.legal().get("decision") == "none" else None
+    if clauses is not None:
+        for reply in (deal_ref, *(ref for _, _, ref in script), score_ref or {}):
+            clauses.update(cited(reply))
     requests: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": case.deal})]
     for _, action, _ in script:
         requests += [("legal", {})] + ([("act", {"action": action})] if action is not None else [])
@@ -323,6 +327,21 @@ def _trace(reply: Json) -> list[str]:
             if c not in seen:
                 seen.append(c)
     return seen
+
+
+def cited(reply: Json) -> set[str]:
+    """Every clause a reply names: in its events, scores and settlement (the rule-hit trace)."""
+    out: set[str] = set()
+    for event in reply.get("events", []) or []:
+        if isinstance(event, dict):
+            out.update(event.get("clauses", []))
+    settlement = reply.get("settlement")
+    if isinstance(settlement, dict):
+        out.update(settlement.get("clauses", []))
+    for score in reply.get("scores", []) or []:
+        if isinstance(score, dict):
+            out.update(score.get("clauses", []))
+    return out
 
 
 def shrink(div: Divergence, engine: Engine, reference: JsonEngine, forced: Mapping[str, Any]) -> Divergence:
@@ -498,6 +517,11 @@ class FuzzReport:
     found: dict[tuple[str, str, tuple[str, ...]], Found] = field(default_factory=dict)
     clauses_seen: set[str] = field(default_factory=set)
     configurations: list[str] = field(default_factory=list)
+    #: the round (1-based) in which each clause was first cited: how fast the run covers the rules
+    first_seen: dict[str, int] = field(default_factory=dict)
+
+    def covered_by(self, rounds: int) -> int:
+        return sum(1 for r in self.first_seen.values() if r <= rounds)
 
     @property
     def divergences(self) -> list[tuple[int, Divergence]]:
@@ -550,14 +574,16 @@ def _fuzz(
         case = random_case(case_seed, configs)
         if guided:
             case = guide(case, reference, report.clauses_seen, case_seed)
+        cited_now: set[str] = set()
         try:
-            div = play_case(case, engine, reference)
+            div = play_case(case, engine, reference, cited_now)
         except EngineError as exc:
             div = Divergence(case, -1, f"engine error: {exc.kind}: {exc.message}", None, exc.message, [], f"engine error: {exc.kind}")
             _restart(engine)
         report.rounds += 1
-        if not guided:
-            report.clauses_seen.update(_clauses_of(case, reference))
+        for clause in cited_now - report.first_seen.keys():
+            report.first_seen[clause] = report.rounds
+        report.clauses_seen.update(cited_now)
         if div is not None:
             if do_shrink and not div.category.startswith("engine error"):
                 try:
@@ -591,13 +617,25 @@ def _restart(engine: Engine) -> None:
             start()
 
 
-def _clauses_of(case: Case, reference: JsonEngine) -> set[str]:
-    """The clauses the reference engine cites playing `case` (what an unguided run covered)."""
-    seen = set(_trace(reference.new_game(case.ruleset_json(), case.deal)))
-    for choice in case.choices:
-        legal = reference.legal()
-        actions = legal.get("actions") or []
-        if legal.get("decision") == "none" or not actions:
-            break
-        seen.update(_trace(reference.act(actions[choice % len(actions)])))
-    return seen
+#: rounds at which the coverage reached so far is reported (those the run got to)
+MILESTONES: Final = (100, 1_000, 10_000, 100_000)
+
+
+def fuzz_coverage_lines(report: FuzzReport, guided: bool = False) -> list[str]:
+    """The clause coverage the run reached: of the clauses the reference engine's trace can cite
+    (the others are seen in legal actions and rejections, not in the trace), how many by each
+    milestone, and which were never reached."""
+    from conformance._lint import NEVER_TRACED  # _lint uses this module
+    from reference_impl._clauses import clauses
+
+    traceable = [c for c in clauses() if c not in NEVER_TRACED]
+    reached = [c for c in traceable if c in report.first_seen]
+    steps = [f"{report.covered_by(m)} by round {m}" for m in MILESTONES if m < report.rounds]
+    lines = [
+        f"clause coverage{' (guided)' if guided else ''}: {len(reached)} of {len(traceable)} clauses the reference engine's trace "
+        f"can cite, in {report.rounds} rounds" + (f" ({', '.join(steps)})" if steps else "")
+    ]
+    missed = [c for c in traceable if c not in report.first_seen]
+    if missed:
+        lines.append(f"never reached: {', '.join(missed)}")
+    return lines

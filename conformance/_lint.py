@@ -19,6 +19,7 @@ from typing import Any
 
 from conformance import _dependencies as dependencies
 from conformance._engine import ReferenceEngine
+from conformance._fuzz import cited
 from conformance._runner import PASS, Result, run_scenario
 from conformance._scenarios import Scenario
 from reference_impl import InputError, load_ruleset, option_registry, ruleset_ids
@@ -198,14 +199,7 @@ class CoverageReport:
 def observed_clauses(result: Result) -> set[str]:
     out: set[str] = set()
     for _, _, reply in result.transcript:
-        for event in reply.get("events", []) or []:
-            out.update(event.get("clauses", []))
-        settlement = reply.get("settlement")
-        if isinstance(settlement, dict):
-            out.update(settlement.get("clauses", []))
-        for score in reply.get("scores", []) or []:
-            if isinstance(score, dict):
-                out.update(score.get("clauses", []))
+        out.update(cited(reply))
     return out
 
 
@@ -227,8 +221,8 @@ def coverage(corpus: Sequence[Scenario]) -> CoverageReport:
 
 
 #: clauses no event, score or settlement names: the deck and deal shape, the match, and the rules
-#: of legality and of when a decision is offered (shown by legal actions and rejections instead)
-UNTRACED = frozenset(
+#: of legality and of the choice of a capture (shown by legal actions and rejections instead)
+NEVER_TRACED = frozenset(
     {
         "R-DECK",
         "R-CARD-IDS",
@@ -245,12 +239,13 @@ UNTRACED = frozenset(
         "R-FREE-PLAY",
         "R-TWO-MATCH-CHOICE",
         "R-NO-BONUS-MATCH",
-        "R-GO-THRESHOLD",
-        "R-GO-RISE",
-        "R-GO-LAST",
-        "R-GO-MULTI",
     }
 )
+#: clauses of when a Go is offered: scores cite them when a Go was called, but a scenario about a
+#: Go not offered shows it in the legal actions only
+SOMETIMES_TRACED = frozenset({"R-GO-THRESHOLD", "R-GO-RISE", "R-GO-LAST", "R-GO-MULTI"})
+#: clauses a scenario may cite without the trace naming them
+UNTRACED = NEVER_TRACED | SOMETIMES_TRACED
 
 
 def coverage_lines(report: CoverageReport) -> list[str]:

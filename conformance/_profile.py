@@ -53,6 +53,11 @@ TARGETED_ROUNDS: Final = 30
 #: the deck and the deal's shape: an engine declares them (its deals are refused otherwise); they are
 #: not house rules to find by playing
 STRUCTURAL: Final = NOT_FUZZED
+#: the match's length: the harness counts the rounds of a match (conformance._runner,
+#: R-MATCH-ROUNDS); no reply of an engine depends on them, so no play can tell their values apart
+HARNESS_ONLY: Final = frozenset({"match_rounds", "match_target_points"})
+#: conclusive plays below which a value found is only a lead to check, left out of the declaration
+WEAK: Final = 2
 
 
 @dataclass
@@ -70,6 +75,8 @@ class OptionProfile:
     follows: bool = False
     #: how many conclusive scenarios agree with the values found (the confidence)
     votes: int = 0
+    #: conclusive plays the value they sent does not explain: the engine plays its own value
+    overruled: int = 0
     #: what the plays were: the corpus's scenarios, or targeted random rounds when none decided
     plays: str = "scenarios"
 
@@ -84,8 +91,14 @@ class OptionProfile:
         return " or ".join(_show(v) for v in self.values)
 
     @property
+    def weak(self) -> bool:
+        """A finding from fewer than WEAK plays (conclusive or unexplained): not declared, only reported."""
+        return self.values is not None and not self.follows and len(self.scenarios) + len(self.unexplained) < WEAK
+
+    @property
     def confidence(self) -> str:
         text = f"{self.votes} of {len(self.scenarios)} {self.plays}" if self.scenarios else f"no conclusive {self.plays}"
+        text += " (weak: a lead to check)" if self.weak else ""
         text += f", {len(self.unexplained)} unexplained" if self.unexplained else ""
         return text + (f", {len(self.elsewhere)} differ elsewhere first" if self.elsewhere else "")
 
@@ -165,7 +178,7 @@ def profile(
     """The profile of every option (or of `options`): from the scenarios that depend on it, and,
     for an option they leave undecided, from `rounds` targeted random rounds of `base`."""
     registry = option_registry()
-    names = list(options) or [o for o in registry if o not in STRUCTURAL]
+    names = list(options) or [o for o in registry if o not in STRUCTURAL and o not in HARNESS_ONLY]
     engine_runs: dict[str, list[tuple[str, Json, Json]] | None] = {}
     first = _pass(engine, corpus, dependencies, names, progress, base, rounds, {}, engine_runs)
     # an engine with several house rules: a scenario another of them changes fits no value of this
@@ -177,8 +190,10 @@ def profile(
 
 
 def _clear(p: OptionProfile) -> bool:
-    """A value found by every conclusive play, at least two of them."""
-    return p.values is not None and len(p.values) == 1 and not p.follows and p.votes == len(p.scenarios) >= 2
+    """A value found by every conclusive play (two at least), and played where another was sent:
+    a house value, not the value every play happened to send (an engine configured by the
+    options plays what it is sent, and a second pass must not override that)."""
+    return p.values is not None and len(p.values) == 1 and not p.follows and p.votes == len(p.scenarios) >= 2 and p.overruled > 0
 
 
 def _pass(
@@ -254,6 +269,7 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
         own = _key(item.own)
         sent.add(own)
         always_own = always_own and own in matching
+        found.overruled += own not in matching
         for key in matching:
             votes[key] = votes.get(key, 0) + 1
     if len(found.unexplained) > len(found.scenarios):
@@ -364,15 +380,15 @@ def _engine_run(engine: Engine, sc: Scenario) -> list[tuple[str, Json, Json]] | 
 
 def declaration(found: Sequence[OptionProfile], base: str) -> Json:
     """A hello declaration for what was found: `base` except for every option decided to other
-    values than base's (undecided options are left to the ruleset; none-of-the-modelled ones are
-    declared unsupported)."""
+    values than base's (undecided options and weak findings are left to the ruleset;
+    none-of-the-modelled ones are declared unsupported)."""
     own = load_ruleset(base).options.as_json()
     exceptions: Json = {}
     for p in found:
         if p.follows:
             exceptions[p.option] = "all"
             continue
-        if p.values is None:
+        if p.values is None or p.weak:
             continue
         if not p.values:
             exceptions[p.option] = "unsupported"
@@ -394,4 +410,6 @@ def table(found: Sequence[OptionProfile], base: str) -> list[str]:
         evidence = p.confidence
         lines.append(f"{p.option:32} {p.verdict[:40]:40} {_show(own[p.option])[:24]:24} {evidence}")
     lines.append(f"{agree} more options behave as {base} has them, or follow the value the engine is sent")
+    if not {p.option for p in found} & HARNESS_ONLY:
+        lines.append(f"not profiled: {', '.join(sorted(HARNESS_ONLY))} (the harness counts a match's rounds, not the engine)")
     return lines

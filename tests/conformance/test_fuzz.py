@@ -15,7 +15,7 @@ import pytest
 from conformance import load_corpus, run_scenario
 from conformance._declaration import parse
 from conformance._engine import ReferenceEngine
-from conformance._fuzz import fuzz, fuzz_configurations, random_case, scenario_yaml
+from conformance._fuzz import fuzz, fuzz_configurations, fuzz_coverage_lines, random_case, scenario_yaml
 from conformance._stdio import StdioEngine
 from reference_impl import load_ruleset, ruleset_ids
 from reference_impl._jsonapi import JsonEngine
@@ -53,6 +53,20 @@ def test_no_divergence_against_itself_on_every_ruleset() -> None:
         engine.close()
     assert plain.rounds == 120 and not plain.found
     assert guided.rounds == 60 and not guided.found
+
+
+def test_the_run_counts_the_clauses_scores_and_settlements_cite() -> None:
+    """Clause coverage counts the whole rule-hit trace (events, scores, settlement), and records
+    the round each clause was first reached in."""
+    engine = ReferenceEngine()
+    configs = fuzz_configurations(parse({"rulesets": ["matgo-2p"], "features": ["seeded_deal"]}))
+    report = fuzz(engine, 30, seed=5, configs=configs)
+    assert "R-SETTLE" in report.first_seen or any(c.startswith("R-SCORE") for c in report.first_seen), sorted(report.first_seen)
+    assert report.clauses_seen >= set(report.first_seen) and min(report.first_seen.values()) == 1
+    assert report.covered_by(report.rounds) == len(report.first_seen) and report.covered_by(0) == 0
+    [line, *rest] = fuzz_coverage_lines(report)
+    assert f"{len(report.first_seen)} of " in line and "in 30 rounds" in line
+    assert all(c not in report.first_seen for c in rest[0].removeprefix("never reached: ").split(", ")) if rest else True
 
 
 def test_cases_stay_within_the_declaration() -> None:

@@ -10,7 +10,7 @@ import pytest
 from conformance import ReferenceEngine, default_root, load_corpus
 from conformance import _dependencies as dependencies
 from conformance._dependencies import probe_values
-from conformance._profile import STRUCTURAL, _pass, declaration, profile
+from conformance._profile import HARNESS_ONLY, STRUCTURAL, _pass, declaration, profile, table
 from conformance._stdio import StdioEngine
 from reference_impl import option_registry
 from tests.conftest import needs_interpreted
@@ -42,8 +42,6 @@ def forced_value(option: str) -> Any | None:
 
 
 SEPARATED = [o for o in option_registry() if o not in STRUCTURAL and forced_value(o) is not None]
-#: options no engine reply reveals: the match layer's rounds and target are counted by the harness
-HARNESS_ONLY = frozenset({"match_rounds", "match_target_points"})
 
 
 @pytest.mark.slow
@@ -124,3 +122,17 @@ def test_a_difference_elsewhere_says_nothing_of_an_option() -> None:
     assert found["jjok_steal"].values == (0,)
     both = found["pi_bak_max_units"]
     assert both.values is not None and 0 in both.values and len(both.scenarios) > len(alone.scenarios), both.confidence
+
+
+def test_the_reference_engine_plays_every_option_it_is_sent() -> None:
+    """The reference engine, configured by the options it is sent: every option follows them or
+    agrees with the base; none is undecided, none of the modelled values, or a weak lead."""
+    found = profile(ReferenceEngine(), CORPUS, STORED, base="matgo-2p")
+    assert [line.split()[0] for line in table(found, "matgo-2p")[1:-2]] == []
+    assert not {p.option for p in found} & HARNESS_ONLY
+
+
+def test_a_finding_from_one_play_is_a_lead_not_a_declaration() -> None:
+    [found] = profile(Forced("jjok_steal", 0), [BY_ID["events-jjok-steal-zero"]], STORED, ["jjok_steal"])
+    assert found.values == (0,) and found.weak and "weak" in found.confidence
+    assert declaration([found], "matgo-2p") == {"rulesets": ["matgo-2p"]}
