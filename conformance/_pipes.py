@@ -108,14 +108,18 @@ class StderrBuffer:
         """Wait (a little) until the drain has read what the engine has written so far: an engine
         that logs its error and then replies must not have the log missing from the report."""
         deadline = time.monotonic() + most
+        quiet = 0
         while self.fd is not None and time.monotonic() < deadline:
             try:
                 ready, _, _ = select.select([self.fd], [], [], 0)
             except (OSError, ValueError):
                 return
-            if not ready:
+            # an empty pipe is not enough: the drain may hold a chunk it has read and not yet stored
+            # (it waits for the GIL), so the pipe must stay empty across a sleep that lets it run
+            quiet = 0 if ready else quiet + 1
+            if quiet == 2:
                 return
-            time.sleep(0.01)
+            time.sleep(0.01 if ready else 0.005)
 
     def drain(self, stream: IO[bytes]) -> None:
         self.fd = stream.fileno()
