@@ -35,8 +35,8 @@ corpus-lint: $(STAMP)
 	tail -1 reports/coverage.txt
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference_impl conformance tests benchmarks docs/_build build_backend setup.py peers
-	$(BIN)/ruff format --check reference_impl conformance tests benchmarks docs/_build build_backend setup.py peers
+	$(BIN)/ruff check spec reference_impl conformance tests benchmarks docs/_build build_backend setup.py peers
+	$(BIN)/ruff format --check spec reference_impl conformance tests benchmarks docs/_build build_backend setup.py peers
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

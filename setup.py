@@ -8,10 +8,11 @@ import os
 
 from setuptools import setup
 
-#: the reference engine's hot path: dealing, matching, turn resolution, scoring and settlement
+#: the reference engine's hot path: dealing, matching, turn resolution, scoring and settlement, and
+#: the spec model's cards and options that it reads at every step
 COMPILED_MODULES = [
-    f"reference_impl/{name}.py"
-    for name in ("_cards", "_deal", "_events", "_match", "_perft", "_round", "_rulesets", "_scoring", "_settlement")
+    *(f"spec/{name}.py" for name in ("_cards", "_rulesets")),
+    *(f"reference_impl/{name}.py" for name in ("_deal", "_events", "_match", "_perft", "_round", "_scoring", "_settlement")),
 ]
 
 if os.environ.get("GOSTOP_USE_MYPYC") == "1":

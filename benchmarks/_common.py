@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from reference_impl._jsonapi import engine_build
+from reference_impl import engine_build
 
 #: which build of the engine a figure is of (`build=` on every engine figure): interpreted, or
 #: compiled with mypyc (make compiled; the benchmarks run from build/compiled)

@@ -15,9 +15,8 @@ import time
 
 from _common import BUILD, line
 
-from conformance._declaration import parse
-from conformance._fuzz import fuzz, fuzz_configurations
-from conformance._stdio import StdioEngine
+from conformance import StdioEngine, fuzz, fuzz_configurations
+from conformance import parse_declaration as parse
 
 
 def once(games: int, seed: int) -> float:

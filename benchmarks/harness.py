@@ -35,16 +35,23 @@ from pathlib import Path
 import orjson
 from _common import BUILD, line
 
-from conformance import ReferenceEngine, _dependencies, default_root, load_corpus
-from conformance._declaration import Verdicts, parse
-from conformance._engine import Engine
-from conformance._harness import Record, _one
-from conformance._scenarios import Scenario
-from conformance._stdio import StdioEngine
+from conformance import (
+    Engine,
+    Record,
+    ReferenceEngine,
+    Scenario,
+    StdioEngine,
+    Verdicts,
+    default_root,
+    load_corpus,
+    load_dependencies,
+    run_one,
+)
+from conformance import parse_declaration as parse
 
 HERE = Path(__file__).resolve().parent
 #: the corpus's stored option dependencies (an engine declaring everything needs none, but they are read as a run reads them)
-STORED = _dependencies.load(default_root())
+STORED = load_dependencies(default_root())
 REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
 ECHO_MESSAGES = 5000
 
@@ -78,12 +85,12 @@ def over_stdio(argv: list[str], corpus: list[Scenario], keep: bool = False) -> t
 
 
 def run_corpus(engine: Engine, corpus: list[Scenario], keep: bool = False) -> list[Record]:
-    """The corpus as `gostop-conformance run` runs it on one engine (conformance._harness._one:
+    """The corpus as `gostop-conformance run` runs it on one engine (conformance.run_one:
     each scenario's rounds pipelined, and the next scenario's sent ahead), without the thread
     pool, so that the engine stays open to be measured; `keep` keeps every exchange."""
     verdicts = Verdicts(parse(engine.hello()), STORED)
     upcoming = [*corpus[1:], None]
-    return [_one(engine, sc, verdicts, {}, False, after, keep) for sc, after in zip(corpus, upcoming, strict=True)]
+    return [run_one(engine, sc, verdicts, {}, False, after, keep) for sc, after in zip(corpus, upcoming, strict=True)]
 
 
 def _all_passed(records: list[Record], label: str) -> None:

@@ -19,7 +19,8 @@ import sys
 
 PLAY = """
 import sys
-from reference_impl import RandomPlayer, Round, SplitMix64, load_ruleset, seeded_deal
+from reference_impl import RandomPlayer, Round, SplitMix64, seeded_deal
+from spec import load_ruleset
 rs = load_ruleset(sys.argv[1])
 o = rs.options
 for seed in range(int(sys.argv[2])):

@@ -15,9 +15,8 @@ import time
 
 from _common import BUILD, line, repeat
 
-from conformance import default_root
-from conformance._perft import load_perft
-from reference_impl._perft import perft
+from conformance import default_root, load_perft
+from reference_impl import perft
 
 
 def main() -> None:

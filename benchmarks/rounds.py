@@ -13,7 +13,8 @@ import time
 
 from _common import BUILD, line
 
-from reference_impl import RandomPlayer, Round, SplitMix64, load_ruleset, seeded_deal
+from reference_impl import RandomPlayer, Round, SplitMix64, seeded_deal
+from spec import load_ruleset
 
 DEFAULT = ("matgo-2p", "standard-3p", "matgo-online")
 

@@ -3,9 +3,19 @@
 Public API (everything else is private):
 
 - `load_corpus(root=None)`, `select(...)`, `Scenario`, `Step`, `default_root()`: the scenario format
-  and the bundled corpus.
-- `Engine` (a typing.Protocol), `ReferenceEngine`, `EngineError`: engines under test.
-- `run_scenario(engine, scenario) -> Result`, `Mismatch`: running and comparing.
+  and the bundled corpus; `load_dependencies(root)`, `compress_values(values)`: the options each
+  scenario's outcome depends on (scenarios/dependencies.yaml).
+- `Engine` (a typing.Protocol), `ReferenceEngine`, `StdioEngine`, `EngineError`: engines under test.
+- `run_scenario(engine, scenario) -> Result`, `Mismatch`: running and comparing one scenario.
+- `parse_declaration(hello) -> Declaration`, `Verdicts`: what an engine declares and what that
+  lets it run.
+- `run_suite(...) -> RunReport`, `run_one(...) -> Record`, `engine_factory(...)`: the harness as
+  `gostop-conformance run` runs it.
+- `coverage(...)`, `coverage_markdown(...)`, `UNTRACED`: clause coverage of the corpus.
+- `fuzz(...)`, `fuzz_configurations(...)`: differential fuzzing.
+- `run_mutants(...)`, `mutation_kill_rate(...)`, `mutation_report_markdown(...)`: the corpus
+  against the semantic mutants of the reference engine.
+- `load_perft(path)`: perft tables.
 
 The names are imported on first use (PEP 562): the pytest plugin of this package is loaded by
 every pytest run in an environment where it is installed, and must not load the spec to do so.
@@ -18,44 +28,98 @@ from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from conformance._compare import Mismatch
+    from conformance._declaration import Declaration, Verdicts
+    from conformance._declaration import parse as parse_declaration
+    from conformance._dependencies import compress as compress_values
+    from conformance._dependencies import load as load_dependencies
     from conformance._engine import Engine, EngineError, ReferenceEngine
+    from conformance._fuzz import fuzz, fuzz_configurations
+    from conformance._harness import Record, RunReport, engine_factory, run_one
+    from conformance._harness import run as run_suite
+    from conformance._lint import coverage, coverage_markdown
+    from conformance._mutation import kill_rate as mutation_kill_rate
+    from conformance._mutation import report_markdown as mutation_report_markdown
+    from conformance._mutation import run_mutants
+    from conformance._perft import load_perft
     from conformance._runner import Result, run_scenario
     from conformance._scenarios import Scenario, Step, default_root, load_corpus, select
+    from conformance._stdio import StdioEngine
+    from conformance._trace import UNTRACED
 
-_HOME: Final = {
-    "Mismatch": "_compare",
-    "Engine": "_engine",
-    "EngineError": "_engine",
-    "ReferenceEngine": "_engine",
-    "Result": "_runner",
-    "run_scenario": "_runner",
-    "Scenario": "_scenarios",
-    "Step": "_scenarios",
-    "default_root": "_scenarios",
-    "load_corpus": "_scenarios",
-    "select": "_scenarios",
+_HOME: Final[dict[str, tuple[str, str]]] = {
+    "Declaration": ("_declaration", "Declaration"),
+    "Engine": ("_engine", "Engine"),
+    "EngineError": ("_engine", "EngineError"),
+    "Mismatch": ("_compare", "Mismatch"),
+    "Record": ("_harness", "Record"),
+    "ReferenceEngine": ("_engine", "ReferenceEngine"),
+    "Result": ("_runner", "Result"),
+    "RunReport": ("_harness", "RunReport"),
+    "Scenario": ("_scenarios", "Scenario"),
+    "StdioEngine": ("_stdio", "StdioEngine"),
+    "Step": ("_scenarios", "Step"),
+    "UNTRACED": ("_trace", "UNTRACED"),
+    "Verdicts": ("_declaration", "Verdicts"),
+    "compress_values": ("_dependencies", "compress"),
+    "coverage": ("_lint", "coverage"),
+    "coverage_markdown": ("_lint", "coverage_markdown"),
+    "default_root": ("_scenarios", "default_root"),
+    "engine_factory": ("_harness", "engine_factory"),
+    "fuzz": ("_fuzz", "fuzz"),
+    "fuzz_configurations": ("_fuzz", "fuzz_configurations"),
+    "load_corpus": ("_scenarios", "load_corpus"),
+    "load_dependencies": ("_dependencies", "load"),
+    "load_perft": ("_perft", "load_perft"),
+    "mutation_kill_rate": ("_mutation", "kill_rate"),
+    "mutation_report_markdown": ("_mutation", "report_markdown"),
+    "parse_declaration": ("_declaration", "parse"),
+    "run_mutants": ("_mutation", "run_mutants"),
+    "run_one": ("_harness", "run_one"),
+    "run_scenario": ("_runner", "run_scenario"),
+    "run_suite": ("_harness", "run"),
+    "select": ("_scenarios", "select"),
 }
 
 __all__ = [
+    "UNTRACED",
+    "Declaration",
     "Engine",
     "EngineError",
     "Mismatch",
+    "Record",
     "ReferenceEngine",
     "Result",
+    "RunReport",
     "Scenario",
+    "StdioEngine",
     "Step",
+    "Verdicts",
+    "compress_values",
+    "coverage",
+    "coverage_markdown",
     "default_root",
+    "engine_factory",
+    "fuzz",
+    "fuzz_configurations",
     "load_corpus",
+    "load_dependencies",
+    "load_perft",
+    "mutation_kill_rate",
+    "mutation_report_markdown",
+    "parse_declaration",
+    "run_mutants",
+    "run_one",
     "run_scenario",
+    "run_suite",
     "select",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
+    home = _HOME.get(name)
+    if home is None:
         raise AttributeError(f"module 'conformance' has no attribute {name!r}")
-    value = getattr(import_module(f"conformance.{module}"), name)
+    value = getattr(import_module(f"conformance.{home[0]}"), home[1])
     globals()[name] = value
     return value
 

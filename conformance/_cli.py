@@ -48,13 +48,9 @@ from conformance._runner import PASS, run_scenario
 from conformance._scenarios import default_root, load_corpus, select
 from conformance._smoke import run_smoke
 from conformance._stdio import StdioEngine
-from reference_impl import InputError, load_ruleset, option_registry, ruleset_ids
-from reference_impl._clauses import clauses
-from reference_impl._cli import run_guarded
-from reference_impl._jsonapi import PROTOCOL_VERSION, engine_version
-from reference_impl._mutants import BY_NAME
+from reference_impl import MUTANTS, PROTOCOL_VERSION, engine_version
+from spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, clauses, load_ruleset, option_registry, ruleset_ids, run_guarded
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 EXIT_CODES: Final = """exit codes:
   0    every scenario passed, was unsupported or is a known failure, and --min-checked ran
   1    a failure, an error, a crash, a timeout or a protocol breach; too little checked; a failed handshake
@@ -548,9 +544,10 @@ def _coverage(args: argparse.Namespace) -> int:
 
 def _mutants(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.scenarios or default_root())
-    unknown = [m for m in args.mutant if m not in BY_NAME]
+    names = [m.name for m in MUTANTS]
+    unknown = [m for m in args.mutant if m not in names]
     if unknown:
-        raise InputError("--mutant", f"unknown mutant {unknown[0]!r}; expected one of {', '.join(BY_NAME)}")
+        raise InputError("--mutant", f"unknown mutant {unknown[0]!r}; expected one of {', '.join(names)}")
     results = run_mutants(corpus, args.mutant, all_killers=args.all_killers)
     for line in report_lines(results):
         print(line)

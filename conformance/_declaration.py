@@ -31,9 +31,7 @@ from conformance._dependencies import Dependencies, compress, derive, scenario_d
 from conformance._engine import ReferenceEngine
 from conformance._runner import PASS, run_scenario
 from conformance._scenarios import Scenario
-from reference_impl import InputError, option_registry, ruleset_ids
-from reference_impl._rulesets import load_ruleset
-from reference_impl._spec import vocabulary
+from spec import InputError, load_ruleset, option_registry, ruleset_ids, vocabulary
 
 Json = dict[str, Any]
 

@@ -34,10 +34,8 @@ from typing import Any, Final
 from conformance._engine import ReferenceEngine
 from conformance._runner import PASS, run_scenario
 from conformance._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
-from reference_impl import InputError, option_registry
-from reference_impl._rulesets import OptionSpec
-from reference_impl._tracing import can_trace, traced_options
-from reference_impl._yamlio import load_yaml
+from reference_impl import can_trace, traced_options
+from spec import InputError, OptionSpec, load_yaml, option_registry
 
 Json = dict[str, Any]
 

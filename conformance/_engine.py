@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from reference_impl._jsonapi import JsonEngine
+from reference_impl import JsonEngine
 
 Json = dict[str, Any]
 

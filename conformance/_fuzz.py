@@ -29,8 +29,9 @@ import yaml
 from conformance._compare import card_class, pile_class
 from conformance._declaration import ANY, Declaration
 from conformance._engine import Engine, EngineError, planned
-from reference_impl import Action, InputError, Options, SplitMix64, load_ruleset, option_registry, seeded_deal
-from reference_impl._jsonapi import JsonEngine, engine_version
+from conformance._trace import NEVER_TRACED, cited
+from reference_impl import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
+from spec import InputError, Options, load_ruleset, option_registry
 
 Json = dict[str, Any]
 
@@ -98,7 +99,7 @@ def fuzz_configurations(declaration: Declaration, rulesets: Sequence[str] = ()) 
 
 
 def _ruleset_ids() -> list[str]:
-    from reference_impl import ruleset_ids
+    from spec import ruleset_ids
 
     return ruleset_ids()
 
@@ -329,21 +330,6 @@ def _trace(reply: Json) -> list[str]:
     return seen
 
 
-def cited(reply: Json) -> set[str]:
-    """Every clause a reply names: in its events, scores and settlement (the rule-hit trace)."""
-    out: set[str] = set()
-    for event in reply.get("events", []) or []:
-        if isinstance(event, dict):
-            out.update(event.get("clauses", []))
-    settlement = reply.get("settlement")
-    if isinstance(settlement, dict):
-        out.update(settlement.get("clauses", []))
-    for score in reply.get("scores", []) or []:
-        if isinstance(score, dict):
-            out.update(score.get("clauses", []))
-    return out
-
-
 def shrink(div: Divergence, engine: Engine, reference: JsonEngine, forced: Mapping[str, Any]) -> Divergence:
     """Greedy shrinking: options back to the configuration's own values (except those it must
     change), each choice toward the first legal one, then canonical order for the stock cards
@@ -398,7 +384,7 @@ def shrink(div: Divergence, engine: Engine, reference: JsonEngine, forced: Mappi
 
 
 def _card_index(card: str) -> int:
-    from reference_impl import deck
+    from spec import deck
 
     return deck().by_id[card].index
 
@@ -625,8 +611,7 @@ def fuzz_coverage_lines(report: FuzzReport, guided: bool = False) -> list[str]:
     """The clause coverage the run reached: of the clauses the reference engine's trace can cite
     (the others are seen in legal actions and rejections, not in the trace), how many by each
     milestone, and which were never reached."""
-    from conformance._lint import NEVER_TRACED  # _lint uses this module
-    from reference_impl._clauses import clauses
+    from spec import clauses
 
     traceable = [c for c in clauses() if c not in NEVER_TRACED]
     reached = [c for c in traceable if c in report.first_seen]

@@ -21,8 +21,7 @@ from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, scenario_plan
 from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
-from reference_impl import InputError, load_ruleset
-from reference_impl._yamlio import load_yaml
+from spec import InputError, load_ruleset, load_yaml
 
 XFAIL = "XFAIL"
 XPASS = "XPASS"
@@ -167,7 +166,7 @@ class RunReport:
 
     def header(self) -> Json:
         rulesets = sorted({r.scenario.ruleset for r in self.records})
-        from reference_impl._jsonapi import PROTOCOL_VERSION, engine_version
+        from reference_impl import PROTOCOL_VERSION, engine_version
 
         return {
             "record": "header",
@@ -289,7 +288,7 @@ def run(
             upcoming = claim()  # claimed now, so that its rounds go out to this engine while this scenario is checked
             following = None if upcoming is None else scenarios[upcoming]
             began = time.perf_counter()
-            record = _one(engine, scenarios[mine], verdicts, ledger, check_determinism, following, keep_exchanges)
+            record = run_one(engine, scenarios[mine], verdicts, ledger, check_determinism, following, keep_exchanges)
             record.seconds = time.perf_counter() - began
             if stop.is_set():  # interrupted while it ran (the engine was ended under it): not a result
                 return
@@ -357,7 +356,7 @@ def _replayed(engine: Engine, sc: Scenario, result: Result) -> Result:
     return Result(sc.id, "FAIL", (problem,), None, result.steps_run, result.transcript)
 
 
-def _one(
+def run_one(
     engine: Engine,
     written: Scenario,
     verdicts: Verdicts,

@@ -19,12 +19,10 @@ from typing import Any
 
 from conformance import _dependencies as dependencies
 from conformance._engine import ReferenceEngine
-from conformance._fuzz import cited
 from conformance._runner import PASS, Result, run_scenario
 from conformance._scenarios import Scenario
-from reference_impl import InputError, load_ruleset, option_registry, ruleset_ids
-from reference_impl._clauses import clauses
-from reference_impl._rulesets import OptionSpec, deal_layouts
+from conformance._trace import UNTRACED, cited
+from spec import InputError, OptionSpec, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids
 
 Json = dict[str, Any]
 
@@ -218,34 +216,6 @@ def coverage(corpus: Sequence[Scenario]) -> CoverageReport:
             elif sc.polarity == "positive" and cid not in UNTRACED:
                 silent.append((sc.id, cid))
     return CoverageReport(dict(declared), dict(observed), silent)
-
-
-#: clauses no event, score or settlement names: the deck and deal shape, the match, and the rules
-#: of legality and of the choice of a capture (shown by legal actions and rejections instead)
-NEVER_TRACED = frozenset(
-    {
-        "R-DECK",
-        "R-CARD-IDS",
-        "R-PLAYERS",
-        "R-SHUFFLE",
-        "R-DEAL-ORDER",
-        "R-FIRST-DEALER",
-        "R-NEXT-DEALER",
-        "R-TURN-ORDER",
-        "R-TABLE-PAIR",
-        "R-BONUS-DECK",
-        "R-MATCH-ROUNDS",
-        "R-PC-SETUP",
-        "R-FREE-PLAY",
-        "R-TWO-MATCH-CHOICE",
-        "R-NO-BONUS-MATCH",
-    }
-)
-#: clauses of when a Go is offered: scores cite them when a Go was called, but a scenario about a
-#: Go not offered shows it in the legal actions only
-SOMETIMES_TRACED = frozenset({"R-GO-THRESHOLD", "R-GO-RISE", "R-GO-LAST", "R-GO-MULTI"})
-#: clauses a scenario may cite without the trace naming them
-UNTRACED = NEVER_TRACED | SOMETIMES_TRACED
 
 
 def coverage_lines(report: CoverageReport) -> list[str]:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from conformance._engine import ReferenceEngine
 from conformance._runner import PASS, run_scenario
 from conformance._scenarios import Scenario
-from reference_impl._mutants import MUTANTS, Mutant, applied
+from reference_impl import MUTANTS, Mutant
+from reference_impl import mutant_applied as applied
 
 
 @dataclass(frozen=True, slots=True)

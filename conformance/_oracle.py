@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Final
 
-from reference_impl import deck
-from reference_impl._deal import deck_indices
-from reference_impl._rulesets import Options
-from reference_impl._scoring import best_base
+from reference_impl import best_base, deck_indices
+from spec import Options, deck
 
 Json = dict[str, Any]
 

@@ -12,10 +12,11 @@ from typing import Any
 import yaml
 
 from conformance._engine import Engine, EngineError
-from reference_impl import InputError, Round, load_ruleset
-from reference_impl._deal import deal_from_json
-from reference_impl._perft import EVENT_STATS, divide, perft, statistic_names
-from reference_impl._yamlio import load_yaml
+from reference_impl import PERFT_EVENT_STATS as EVENT_STATS
+from reference_impl import Round, deal_from_json, perft
+from reference_impl import perft_divide as divide
+from reference_impl import perft_statistic_names as statistic_names
+from spec import InputError, load_ruleset, load_yaml
 
 Json = dict[str, Any]
 

@@ -42,7 +42,8 @@ from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._fuzz import NOT_FUZZED, normal_legal, normal_state
 from conformance._runner import run_scenario
 from conformance._scenarios import Scenario
-from reference_impl import InputError, Options, SplitMix64, load_ruleset, option_registry, seeded_deal
+from reference_impl import SplitMix64, seeded_deal
+from spec import InputError, Options, load_ruleset, option_registry
 
 Json = dict[str, Any]
 

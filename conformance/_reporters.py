@@ -20,7 +20,7 @@ import yaml
 
 from conformance._harness import Record, RunReport
 from conformance._runner import PASS, UNSUPPORTED
-from reference_impl import option_registry
+from spec import option_registry
 
 Json = dict[str, Any]
 

@@ -21,7 +21,7 @@ from conformance._compare import Mismatch
 from conformance._harness import KnownFailure, Record, RunReport
 from conformance._runner import Result
 from conformance._scenarios import Scenario
-from reference_impl import InputError
+from spec import InputError
 
 Json = dict[str, Any]
 

@@ -14,11 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from reference_impl import InputError, load_ruleset
-from reference_impl._deal import complete_deal_json, deal_from_json, normalized_deal_json
-from reference_impl._rulesets import Options
-from reference_impl._spec import validate
-from reference_impl._yamlio import Located, load_yaml
+from reference_impl import complete_deal_json, deal_from_json, normalized_deal_json
+from spec import InputError, Located, Options, load_ruleset, load_yaml, validate
 
 Json = dict[str, Any]
 

@@ -10,7 +10,8 @@ from typing import Any, Final
 
 from conformance._declaration import Declaration, DeclarationError, parse
 from conformance._engine import Engine, EngineError
-from reference_impl import InputError, complete_deal, load_ruleset
+from reference_impl import complete_deal
+from spec import InputError, load_ruleset
 
 Json = dict[str, Any]
 

@@ -28,8 +28,7 @@ import orjson
 from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from conformance._engine import EngineError
 from conformance._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
-from reference_impl._spec import protocol_check, protocol_validator
-from reference_impl._yamlio import format_path
+from spec import format_path, protocol_check, protocol_validator
 
 Json = dict[str, Any]
 
@@ -470,6 +469,6 @@ def _kill_group(pgid: int) -> None:
 
 
 def _suite_version() -> str:
-    from reference_impl._jsonapi import engine_version
+    from reference_impl import engine_version
 
     return engine_version()

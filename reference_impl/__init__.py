@@ -1,45 +1,153 @@
-"""The Go-Stop reference engine: a pure-Python, deterministic implementation of every named ruleset.
+"""The Go-Stop reference engine: a pure-Python, deterministic implementation of every named ruleset
+of the spec (the `spec` package: deck, options, rulesets, clauses; the engine reads them there).
 
 Public API (everything else is private):
 
-- `load_ruleset(id)`, `ruleset_ids()`, `Ruleset`, `Options`: named rulesets from spec/rulesets/.
-- `Deal`, `seeded_deal(options, rng, dealer)`, `SplitMix64`: explicit and seeded deals (R-SHUFFLE).
 - `Round`: one round as a state machine (`legal_actions()`, `apply(action)`, `snapshot()`, `score(seat)`).
+- `Deal`, `PlayerState`, `seeded_deal(options, rng, dealer)`, `complete_deal(...)`, `SplitMix64`:
+  explicit and seeded deals (R-SHUFFLE); `deal_from_json`, `complete_deal_json`,
+  `normalized_deal_json`, `deck_indices`: deals as the protocol and the scenarios write them.
 - `Action`, `Event`, `Rejection`: the shared vocabulary of spec/vocabulary.yaml.
+- `Breakdown`, `best_base(...)`, `Settlement`: scores and payments.
 - `Match`, `RandomPlayer`: multi-round matches and a seeded random player.
-- `InputError`: every user error (file, line or field, and what was expected).
+- `JsonEngine`, `handle_request`, `serve()`, `PROTOCOL_VERSION`, `engine_version()`,
+  `engine_build()`: the engine behind the stdio protocol (spec/protocol/).
+- `perft`, `perft_divide`, `PERFT_EVENT_STATS`, `perft_statistic_names`: move-path enumeration
+  (spec/perft.yaml).
+- `can_trace()`, `traced_options(options, reads)`: which options a round reads (option dependencies).
+- `MUTANTS`, `Mutant`, `mutant_applied(name)`, `apply_mutant_for_process(name)`: semantic mutants,
+  deliberately broken engines.
+
+The names are imported on first use (PEP 562): `gostop-reference --stdio` loads only what serving
+needs, and importing the package loads nothing.
 """
 
-from reference_impl._cards import Card, deck
-from reference_impl._deal import Deal, PlayerState, SplitMix64, complete_deal, seeded_deal
-from reference_impl._events import Action, Event, Rejection
-from reference_impl._match import Match, RandomPlayer
-from reference_impl._round import Round
-from reference_impl._rulesets import Options, Ruleset, load_ruleset, option_registry, ruleset_ids
-from reference_impl._scoring import Breakdown
-from reference_impl._settlement import Settlement
-from reference_impl._yamlio import InputError
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from reference_impl._build import engine_build, engine_version
+    from reference_impl._deal import (
+        Deal,
+        PlayerState,
+        SplitMix64,
+        complete_deal,
+        complete_deal_json,
+        deal_from_json,
+        deck_indices,
+        normalized_deal_json,
+        seeded_deal,
+    )
+    from reference_impl._events import Action, Event, Rejection
+    from reference_impl._jsonapi import PROTOCOL_VERSION, JsonEngine
+    from reference_impl._match import Match, RandomPlayer
+    from reference_impl._mutants import MUTANTS, Mutant
+    from reference_impl._mutants import applied as mutant_applied
+    from reference_impl._mutants import apply_for_process as apply_mutant_for_process
+    from reference_impl._perft import (
+        EVENT_STATS as PERFT_EVENT_STATS,
+    )
+    from reference_impl._perft import (
+        divide as perft_divide,
+    )
+    from reference_impl._perft import (
+        perft,
+    )
+    from reference_impl._perft import (
+        statistic_names as perft_statistic_names,
+    )
+    from reference_impl._round import Round
+    from reference_impl._scoring import Breakdown, best_base
+    from reference_impl._server import handle as handle_request
+    from reference_impl._server import serve
+    from reference_impl._settlement import Settlement
+    from reference_impl._tracing import can_trace, traced_options
+
+_HOME: Final[dict[str, tuple[str, str]]] = {
+    "Action": ("_events", "Action"),
+    "Breakdown": ("_scoring", "Breakdown"),
+    "Deal": ("_deal", "Deal"),
+    "Event": ("_events", "Event"),
+    "JsonEngine": ("_jsonapi", "JsonEngine"),
+    "MUTANTS": ("_mutants", "MUTANTS"),
+    "apply_mutant_for_process": ("_mutants", "apply_for_process"),
+    "Match": ("_match", "Match"),
+    "Mutant": ("_mutants", "Mutant"),
+    "PERFT_EVENT_STATS": ("_perft", "EVENT_STATS"),
+    "PROTOCOL_VERSION": ("_jsonapi", "PROTOCOL_VERSION"),
+    "PlayerState": ("_deal", "PlayerState"),
+    "RandomPlayer": ("_match", "RandomPlayer"),
+    "Rejection": ("_events", "Rejection"),
+    "Round": ("_round", "Round"),
+    "Settlement": ("_settlement", "Settlement"),
+    "SplitMix64": ("_deal", "SplitMix64"),
+    "best_base": ("_scoring", "best_base"),
+    "can_trace": ("_tracing", "can_trace"),
+    "complete_deal": ("_deal", "complete_deal"),
+    "complete_deal_json": ("_deal", "complete_deal_json"),
+    "deal_from_json": ("_deal", "deal_from_json"),
+    "deck_indices": ("_deal", "deck_indices"),
+    "engine_build": ("_build", "engine_build"),
+    "engine_version": ("_build", "engine_version"),
+    "handle_request": ("_server", "handle"),
+    "mutant_applied": ("_mutants", "applied"),
+    "normalized_deal_json": ("_deal", "normalized_deal_json"),
+    "perft": ("_perft", "perft"),
+    "perft_divide": ("_perft", "divide"),
+    "perft_statistic_names": ("_perft", "statistic_names"),
+    "seeded_deal": ("_deal", "seeded_deal"),
+    "serve": ("_server", "serve"),
+    "traced_options": ("_tracing", "traced_options"),
+}
 
 __all__ = [
+    "MUTANTS",
+    "PERFT_EVENT_STATS",
+    "PROTOCOL_VERSION",
     "Action",
     "Breakdown",
-    "Card",
     "Deal",
     "Event",
-    "InputError",
+    "JsonEngine",
     "Match",
-    "Options",
+    "Mutant",
     "PlayerState",
     "RandomPlayer",
     "Rejection",
     "Round",
-    "Ruleset",
     "Settlement",
     "SplitMix64",
+    "apply_mutant_for_process",
+    "best_base",
+    "can_trace",
     "complete_deal",
-    "deck",
-    "load_ruleset",
-    "option_registry",
-    "ruleset_ids",
+    "complete_deal_json",
+    "deal_from_json",
+    "deck_indices",
+    "engine_build",
+    "engine_version",
+    "handle_request",
+    "mutant_applied",
+    "normalized_deal_json",
+    "perft",
+    "perft_divide",
+    "perft_statistic_names",
     "seeded_deal",
+    "serve",
+    "traced_options",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'reference_impl' has no attribute {name!r}")
+    value = getattr(import_module(f"reference_impl.{home[0]}"), home[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

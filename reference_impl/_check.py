@@ -12,7 +12,7 @@ from reference_impl._deal import SplitMix64, seeded_deal
 from reference_impl._invariants import violations
 from reference_impl._match import RandomPlayer
 from reference_impl._round import Round
-from reference_impl._rulesets import load_ruleset
+from spec import load_ruleset
 
 
 @dataclass

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from reference_impl._check import check_ruleset
 from reference_impl._match import Match, RandomPlayer
-from reference_impl._rulesets import load_ruleset, ruleset_ids
 from reference_impl._text import action_text, event_text, settlement_text, state_text
-from reference_impl._yamlio import InputError
-
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+from spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, load_ruleset, ruleset_ids, run_guarded
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,15 +28,6 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("rulesets", help="list the named rulesets")
     sub.add_parser("mutants", help="list the semantic mutants that --stdio --mutant can serve")
     return p
-
-
-def run_guarded(command: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
-    """Run a command's main; it ends quietly when whoever reads its output has gone (`| head`)."""
-    try:
-        return command(argv)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
-        return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final
 
-from reference_impl._cards import deck
-from reference_impl._rulesets import Options, deal_layouts
-from reference_impl._yamlio import InputError
+from spec import InputError, Options, deal_layouts, deck
 
 MASK64: Final = (1 << 64) - 1
 
@@ -284,9 +282,30 @@ def normalized_deal_json(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _seeded_from_json(raw: Mapping[str, Any], options: Options, where: str) -> Deal:
-    from reference_impl._match import draw_first_dealer
+#: the card ranks of the first-dealer draw when months tie (R-FIRST-DEALER)
+KIND_RANK: Final = {"bright": 5, "animal": 4, "ribbon": 3, "double-junk": 2, "junk": 1}
 
+
+def draw_first_dealer(o: Options, rng: SplitMix64) -> int:
+    """R-FIRST-DEALER."""
+    n = o.players
+    if o.first_dealer == "seeded_random":
+        return rng.below(n)
+    cards = deck().cards
+    seats = list(range(n))
+    while True:  # after a full tie only the tied players draw again, from a fresh shuffle
+        order = list(range(48))
+        rng.shuffle(order)
+        drawn = {seat: cards[order[k]] for k, seat in enumerate(seats)}
+        sign = 1 if o.first_dealer == "draw_day_high" else -1
+        keys = {seat: (sign * c.month, sign * KIND_RANK[c.kind]) for seat, c in drawn.items()}
+        best = max(keys.values())
+        seats = [seat for seat in seats if keys[seat] == best]
+        if len(seats) == 1:
+            return seats[0]
+
+
+def _seeded_from_json(raw: Mapping[str, Any], options: Options, where: str) -> Deal:
     seed = raw["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
         raise InputError(f"{where}.seed", f"expected an integer from 0 to 2^64 - 1, got {seed!r}")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reference_impl._cards import deck
 from reference_impl._deal import deck_indices
 from reference_impl._round import Round
 from reference_impl._scoring import Tally
+from spec import deck
 
 
 def card_places(rnd: Round) -> Counter[str]:

@@ -3,35 +3,17 @@ objects whether it is driven in process by the harness or over stdio by `gostop-
 
 from __future__ import annotations
 
-from importlib.machinery import EXTENSION_SUFFIXES
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from reference_impl._build import engine_build, engine_version
 from reference_impl._deal import deal_from_json
 from reference_impl._events import Action, Rejection
 from reference_impl._round import Round
-from reference_impl._rulesets import option_registry, ruleset_from_json, ruleset_ids
-from reference_impl._yamlio import InputError
+from spec import InputError, option_registry, ruleset_from_json, ruleset_ids
 
 Json = dict[str, Any]
 PROTOCOL_VERSION = "1"
 _LANGUAGE = {"interpreted": "python", "compiled": "python (compiled with mypyc)"}
-
-
-def engine_build() -> str:
-    """`compiled` when the engine's modules are C extensions built by mypyc from these same
-    sources (`make compiled`), `interpreted` when they run as Python source."""
-    import reference_impl._round as round_module
-
-    path = round_module.__file__ or ""
-    return "compiled" if path.endswith(tuple(EXTENSION_SUFFIXES)) else "interpreted"
-
-
-def engine_version() -> str:
-    try:
-        return version("gostop-conformance")
-    except PackageNotFoundError:  # running from a source tree without installation
-        return "0+unknown"
 
 
 class JsonEngine:

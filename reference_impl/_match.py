@@ -6,33 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from reference_impl._cards import deck
-from reference_impl._deal import SplitMix64, seeded_deal
+from reference_impl._deal import SplitMix64, draw_first_dealer, seeded_deal
 from reference_impl._events import Action
 from reference_impl._round import Round
-from reference_impl._rulesets import Options, Ruleset
 from reference_impl._settlement import Settlement
-
-KIND_RANK = {"bright": 5, "animal": 4, "ribbon": 3, "double-junk": 2, "junk": 1}
-
-
-def draw_first_dealer(o: Options, rng: SplitMix64) -> int:
-    """R-FIRST-DEALER."""
-    n = o.players
-    if o.first_dealer == "seeded_random":
-        return rng.below(n)
-    cards = deck().cards
-    seats = list(range(n))
-    while True:  # after a full tie only the tied players draw again, from a fresh shuffle
-        order = list(range(48))
-        rng.shuffle(order)
-        drawn = {seat: cards[order[k]] for k, seat in enumerate(seats)}
-        sign = 1 if o.first_dealer == "draw_day_high" else -1
-        keys = {seat: (sign * c.month, sign * KIND_RANK[c.kind]) for seat, c in drawn.items()}
-        best = max(keys.values())
-        seats = [seat for seat in seats if keys[seat] == best]
-        if len(seats) == 1:
-            return seats[0]
+from spec import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

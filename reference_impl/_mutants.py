@@ -18,10 +18,9 @@ import reference_impl._deal as deal_mod
 import reference_impl._round as round_mod
 import reference_impl._scoring as scoring_mod
 import reference_impl._settlement as settlement_mod
+from reference_impl._build import engine_build
 from reference_impl._events import Action
-from reference_impl._jsonapi import engine_build
-from reference_impl._rulesets import Options, Ruleset
-from reference_impl._yamlio import InputError
+from spec import InputError, Options, Ruleset
 
 Patch = tuple[Any, str, Any]
 

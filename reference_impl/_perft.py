@@ -10,7 +10,7 @@ import yaml
 
 from reference_impl._events import Action, Event
 from reference_impl._round import Round
-from reference_impl._spec import spec_dir
+from spec import spec_dir
 
 EVENT_STATS: Final = ("ppeok", "jjok", "ttadak", "sweep", "stack_capture")
 

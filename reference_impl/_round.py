@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from reference_impl._cards import BONUS, deck
 from reference_impl._deal import Deal, check_deal, deck_indices
 from reference_impl._events import Action, Event, Rejection
-from reference_impl._rulesets import Options, Ruleset, option_registry
 from reference_impl._scoring import Breakdown, Tally, best_breakdown, dual_cards_in, tally_best_base
 from reference_impl._settlement import (
     Seat,
@@ -25,6 +23,7 @@ from reference_impl._settlement import (
     void_multiplier,
     with_side_payments,
 )
+from spec import BONUS, Options, Ruleset, deck, option_registry
 
 TURN: Final = "turn"
 CHOOSE_HAND: Final = "choose_hand_match"

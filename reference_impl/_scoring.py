@@ -7,8 +7,7 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
-from reference_impl._cards import ANIMAL, BRIGHT, RIBBON, deck
-from reference_impl._rulesets import Options
+from spec import ANIMAL, BRIGHT, RIBBON, Options, deck
 
 RAIN_BRIGHT: Final = 44
 DEC_RIBBON: Final = 46

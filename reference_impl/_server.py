@@ -15,9 +15,7 @@ import jsonschema
 import orjson
 
 from reference_impl._jsonapi import JsonEngine
-from reference_impl._rulesets import load_ruleset, ruleset_ids
-from reference_impl._spec import protocol_check, protocol_schema
-from reference_impl._yamlio import format_path
+from spec import format_path, load_ruleset, protocol_check, protocol_schema, ruleset_ids
 
 Json = dict[str, Any]
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from reference_impl._rulesets import Options
 from reference_impl._scoring import (
     RAIN_BRIGHT,
     Breakdown,
@@ -19,6 +18,7 @@ from reference_impl._scoring import (
     pc_sets,
     tally_breakdown,
 )
+from spec import Options
 
 # Seat, LoserLine and Settlement are named tuples: immutable values, and cheap to build (a frozen
 # dataclass costs a guarded attribute write per field; every round settles, some several ways)

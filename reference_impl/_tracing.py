@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, Final
 
-from reference_impl._jsonapi import engine_build
-from reference_impl._rulesets import Options, Ruleset
-from reference_impl._yamlio import InputError
+from reference_impl._build import engine_build
+from spec import InputError, Options, Ruleset
 
 _FIELDS: Final = frozenset(f.name for f in fields(Options))
 _traced_class: list[type[Options]] = []

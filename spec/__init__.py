@@ -1,2 +1,151 @@
-"""The Go-Stop specification as data: deck, deal layouts, options, rulesets, rules prose and
-JSON Schemas. Importable so that installed code finds the one source of truth as package data."""
+"""The Go-Stop specification: the data (deck, deal layouts, options, rulesets, rules prose with
+clause ids, vocabulary, JSON Schemas, the engine protocol) and its model, the one layer that the
+reference engine, the harness and the docs all read it through.
+
+Public API (everything else is private):
+
+- `deck()`, `Card`, `Deck`, `card_ids_with_role(role)`, the kinds `BRIGHT` ... `BONUS`, `NO_MONTH`:
+  the cards of spec/deck.yaml (R-CARD-IDS).
+- `load_ruleset(id)`, `ruleset_ids()`, `Ruleset`, `Options`, `OptionSpec`, `OptionValue`,
+  `option_registry()`, `deal_layouts()`, `ruleset_from_json(raw)`: options and named rulesets.
+- `clauses()`, `Clause`: the rule clauses of spec/rules/.
+- `vocabulary()`, `protocol_schema()`, `protocol_check(name)`, `protocol_validator(name)`,
+  `schema(name)`, `validate(located, name)`, `load_spec_file(path, name)`, `spec_dir()`: the spec
+  files and their schemas.
+- `load_yaml(path)`, `load_yaml_text(text, path)`, `Located`, `format_path(path)`, `InputError`:
+  YAML that knows where each value came from, and the one error for every bad input.
+- `EXIT_OK`, `EXIT_FAIL`, `EXIT_USAGE`, `run_guarded(main, argv)`: what the command lines share.
+
+The layers import one way: spec, then reference_impl, then conformance, then the docs
+(tests/test_layers.py). The names are imported on first use (PEP 562), so that importing the
+package (to find its data through importlib.resources) loads nothing.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from spec._cards import ANIMAL, BONUS, BRIGHT, DOUBLE_JUNK, JUNK, NO_MONTH, RIBBON, Card, Deck, card_ids_with_role, deck
+    from spec._clauses import Clause, clauses
+    from spec._commands import EXIT_FAIL, EXIT_OK, EXIT_USAGE, run_guarded
+    from spec._rulesets import (
+        Options,
+        OptionSpec,
+        OptionValue,
+        Ruleset,
+        deal_layouts,
+        load_ruleset,
+        option_registry,
+        ruleset_from_json,
+        ruleset_ids,
+    )
+    from spec._schemas import (
+        load_spec_file,
+        protocol_check,
+        protocol_schema,
+        protocol_validator,
+        schema,
+        spec_dir,
+        validate,
+        vocabulary,
+    )
+    from spec._yamlio import InputError, Located, format_path, load_yaml, load_yaml_text
+
+_HOME: Final = {
+    "ANIMAL": "_cards",
+    "BONUS": "_cards",
+    "BRIGHT": "_cards",
+    "DOUBLE_JUNK": "_cards",
+    "JUNK": "_cards",
+    "NO_MONTH": "_cards",
+    "RIBBON": "_cards",
+    "Card": "_cards",
+    "Deck": "_cards",
+    "card_ids_with_role": "_cards",
+    "deck": "_cards",
+    "Clause": "_clauses",
+    "clauses": "_clauses",
+    "EXIT_FAIL": "_commands",
+    "EXIT_OK": "_commands",
+    "EXIT_USAGE": "_commands",
+    "run_guarded": "_commands",
+    "Options": "_rulesets",
+    "OptionSpec": "_rulesets",
+    "OptionValue": "_rulesets",
+    "Ruleset": "_rulesets",
+    "deal_layouts": "_rulesets",
+    "load_ruleset": "_rulesets",
+    "option_registry": "_rulesets",
+    "ruleset_from_json": "_rulesets",
+    "ruleset_ids": "_rulesets",
+    "load_spec_file": "_schemas",
+    "protocol_check": "_schemas",
+    "protocol_schema": "_schemas",
+    "protocol_validator": "_schemas",
+    "schema": "_schemas",
+    "spec_dir": "_schemas",
+    "validate": "_schemas",
+    "vocabulary": "_schemas",
+    "InputError": "_yamlio",
+    "Located": "_yamlio",
+    "format_path": "_yamlio",
+    "load_yaml": "_yamlio",
+    "load_yaml_text": "_yamlio",
+}
+
+__all__ = [
+    "ANIMAL",
+    "BONUS",
+    "BRIGHT",
+    "DOUBLE_JUNK",
+    "EXIT_FAIL",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "JUNK",
+    "NO_MONTH",
+    "RIBBON",
+    "Card",
+    "Clause",
+    "Deck",
+    "InputError",
+    "Located",
+    "OptionSpec",
+    "OptionValue",
+    "Options",
+    "Ruleset",
+    "card_ids_with_role",
+    "clauses",
+    "deal_layouts",
+    "deck",
+    "format_path",
+    "load_ruleset",
+    "load_spec_file",
+    "load_yaml",
+    "load_yaml_text",
+    "option_registry",
+    "protocol_check",
+    "protocol_schema",
+    "protocol_validator",
+    "ruleset_from_json",
+    "ruleset_ids",
+    "run_guarded",
+    "schema",
+    "spec_dir",
+    "validate",
+    "vocabulary",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'spec' has no attribute {name!r}")
+    value = getattr(import_module(f"spec.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -83,7 +83,7 @@ def test_captured_single_junk_of_any_month_is_one_class_unless_months_score() ->
     """R-STEAL: which single junk a giver hands over is the giver's choice in play; once captured,
     only the point-count sets and palssari tell the months of single junk apart."""
     from conformance._compare import pile_class
-    from reference_impl import load_ruleset
+    from spec import load_ruleset
 
     plain = load_ruleset("matgo-2p").options
     state = {"captured": [["m01-bright", "m04-junk-1"], []]}

@@ -16,8 +16,8 @@ from conformance import _dependencies as dependencies
 from conformance._cli import main as cli
 from conformance._declaration import FEATURES, DeclarationError, Verdicts, parse, unlocks
 from conformance._harness import run
-from reference_impl import option_registry, ruleset_ids
-from reference_impl._mutants import applied
+from reference_impl import mutant_applied as applied
+from spec import option_registry, ruleset_ids
 from tests.conftest import needs_interpreted
 
 CORPUS = load_corpus()

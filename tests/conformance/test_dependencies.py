@@ -10,7 +10,7 @@ import pytest
 from conformance import ReferenceEngine, default_root, load_corpus, run_scenario
 from conformance import _dependencies as dependencies
 from conformance._dependencies import Dependencies, probe_values
-from reference_impl import InputError, option_registry
+from spec import InputError, option_registry
 from tests.conftest import needs_interpreted
 
 CORPUS = load_corpus()

@@ -17,8 +17,8 @@ from conformance._declaration import parse
 from conformance._engine import ReferenceEngine
 from conformance._fuzz import fuzz, fuzz_configurations, fuzz_coverage_lines, random_case, scenario_yaml
 from conformance._stdio import StdioEngine
-from reference_impl import load_ruleset, ruleset_ids
-from reference_impl._jsonapi import JsonEngine
+from reference_impl import JsonEngine
+from spec import load_ruleset, ruleset_ids
 from tests.conftest import needs_interpreted
 
 FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
@@ -141,7 +141,8 @@ def test_a_divergence_right_after_the_deal_writes_a_scenario(tmp_path: Path) -> 
     reference = JsonEngine()
     rid = "standard-3p"
     hands = [["m01-bright", "m01-ribbon", "m01-junk-1", "m01-junk-2", "m02-junk-1", "m03-junk-1", "m04-junk-1"], [], []]
-    from reference_impl import complete_deal, load_ruleset
+    from reference_impl import complete_deal
+    from spec import load_ruleset
 
     deal = complete_deal(load_ruleset(rid).options, hands, [], []).to_json()
     div = Divergence(Case(rid, deal, [5, 7]), -1, "after the deal: state.decision", "none", "turn", ["R-CHONGTONG"], "state.decision")

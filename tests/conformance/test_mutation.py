@@ -11,8 +11,9 @@ import pytest
 from conformance import load_corpus, run_scenario
 from conformance._mutation import kill_rate, run_mutants
 from conformance._stdio import StdioEngine
-from reference_impl import Action, InputError, Rejection
-from reference_impl._mutants import MUTANTS, applied
+from reference_impl import MUTANTS, Action, Rejection
+from reference_impl import mutant_applied as applied
+from spec import InputError
 from tests.conftest import needs_compiled, needs_interpreted, start
 
 CORPUS = load_corpus()

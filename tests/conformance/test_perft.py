@@ -9,8 +9,8 @@ import sys
 from conformance import default_root
 from conformance._perft import divide_walk, load_perft, perft_engine, reference_table
 from conformance._stdio import StdioEngine
-from reference_impl._jsonapi import JsonEngine
-from reference_impl._perft import statistic_names
+from reference_impl import JsonEngine
+from reference_impl import perft_statistic_names as statistic_names
 from tests.conftest import needs_interpreted
 
 TABLES = load_perft(default_root() / "perft" / "tables.yaml")

@@ -12,7 +12,7 @@ from conformance import _dependencies as dependencies
 from conformance._dependencies import probe_values
 from conformance._profile import HARNESS_ONLY, STRUCTURAL, _pass, declaration, profile, table
 from conformance._stdio import StdioEngine
-from reference_impl import option_registry
+from spec import option_registry
 from tests.conftest import needs_interpreted
 
 CORPUS = load_corpus()

@@ -179,7 +179,7 @@ def test_determinism_check(root: Path) -> None:
 def test_interrupted_run_still_writes_its_report(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import conformance._harness as harness
 
-    real = harness._one
+    real = harness.run_one
     calls = {"n": 0}
 
     def interrupt_on_second(*args, **kwargs):
@@ -188,7 +188,7 @@ def test_interrupted_run_still_writes_its_report(root: Path, tmp_path: Path, mon
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(harness, "_one", interrupt_on_second)
+    monkeypatch.setattr(harness, "run_one", interrupt_on_second)
     out = tmp_path / "r"
     assert cli("--scenarios", str(root), "--report-dir", str(out)) == 130  # an interrupt: 128 + SIGINT, not a failure
     footer = json.loads((out / "report.jsonl").read_text().splitlines()[-1])
@@ -331,7 +331,7 @@ def test_memory_stays_flat_however_large_the_failing_replies(tmp_path: Path) -> 
 )
 def test_a_malformed_ledger_names_the_entry(text: str, message: str, tmp_path: Path) -> None:
     from conformance._harness import load_ledger
-    from reference_impl import InputError
+    from spec import InputError
 
     path = tmp_path / "known.yaml"
     path.write_text(text)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conformance import ReferenceEngine, load_corpus, run_scenario
-from reference_impl import InputError
+from spec import InputError
 
 GOOD = """\
 schema_version: 1

@@ -27,7 +27,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from reference_impl._spec import protocol_schema
+from spec import protocol_schema
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "docs" / "_build"

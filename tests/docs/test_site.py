@@ -40,8 +40,7 @@ from typing import Any
 import pytest
 
 from conformance import load_corpus
-from reference_impl import deck, option_registry, ruleset_ids
-from reference_impl._clauses import clauses
+from spec import clauses, deck, option_registry, ruleset_ids
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs-material) is not installed")
 pytest.importorskip("material", reason="the docs extra (mkdocs-material) is not installed")

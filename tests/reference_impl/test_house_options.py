@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import Action, Match, Rejection, deck, load_ruleset
+from reference_impl import Action, Match, Rejection
 from reference_impl._scoring import breakdown
 from reference_impl._settlement import Seat, settle_stop, void_multiplier
+from spec import deck, load_ruleset
 from tests.conftest import play, ruleset, start
 
 

@@ -369,8 +369,9 @@ def _fields(obj: object) -> dict[str, object]:
 
 def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
     """Round.clone (perft): a copy constructor, so every field must be listed in Round._copy."""
-    from reference_impl import RandomPlayer, SplitMix64, load_ruleset, seeded_deal
+    from reference_impl import RandomPlayer, SplitMix64, seeded_deal
     from reference_impl._round import Round
+    from spec import load_ruleset
 
     rs = load_ruleset("matgo-online")
     paused = 0

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl import deck, ruleset_ids
 from reference_impl._scoring import base_score, best_base, best_breakdown, breakdown, pc_card_points, pc_sets
+from spec import deck, ruleset_ids
 from tests.conftest import ruleset
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from reference_impl import SplitMix64, load_ruleset, seeded_deal
-from reference_impl._spec import spec_dir
+from reference_impl import SplitMix64, seeded_deal
+from spec import load_ruleset, spec_dir
 
 SCHEMA = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import deck
 from reference_impl._settlement import Seat, carry_factor, go_multiplier, go_points, settle_stop
+from spec import deck
 from tests.conftest import ruleset
 
 

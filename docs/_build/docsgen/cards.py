@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from reference_impl._cards import Card
+from spec import Card
 
 W, H = 60, 96
 FONT = 'font-family="sans-serif" font-weight="bold"'

@@ -1,7 +1,7 @@
 """Everything the site is generated from, loaded once per build through the project's own loaders.
 
 Spec data: `reference_impl.deck()`, `option_registry()`, `load_ruleset()`, `ruleset_ids()`,
-`reference_impl._clauses.clauses()`, spec/sources.yaml, spec/vocabulary.yaml, the area files of
+`spec._clauses.clauses()`, spec/sources.yaml, spec/vocabulary.yaml, the area files of
 spec/rules/ (for their order and introductions). Scenarios: `conformance.load_corpus()`, each run on
 the reference engine with `conformance.run_scenario` (its transcript is what the worked examples
 show). Nothing here depends on the clock, the machine or dict ordering beyond the files' own order.
@@ -18,12 +18,8 @@ from typing import Any
 
 import yaml
 
-from conformance import ReferenceEngine, Result, Scenario, default_root, load_corpus, run_scenario
-from conformance._dependencies import load as load_dependencies
-from reference_impl import deck, load_ruleset, option_registry, ruleset_ids
-from reference_impl._clauses import Clause, clauses
-from reference_impl._spec import load_spec_file, spec_dir, vocabulary
-from reference_impl._yamlio import load_yaml
+from conformance import ReferenceEngine, Result, Scenario, default_root, load_corpus, load_dependencies, run_scenario
+from spec import Clause, clauses, deck, load_ruleset, load_spec_file, load_yaml, option_registry, ruleset_ids, spec_dir, vocabulary
 
 Json = dict[str, Any]
 

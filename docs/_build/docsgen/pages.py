@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from conformance._dependencies import compress
+from conformance import compress_values as compress
 from docsgen import examples
 from docsgen.cards import MONTH_NAMES, RIBBON_CLASS_TEXT, kind_text
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
@@ -643,8 +643,8 @@ def scenario_file_page(m: Model, file: str) -> str:
 
 
 def conformance_page(m: Model) -> str:
-    from conformance._harness import engine_factory, run
-    from conformance._lint import UNTRACED, coverage, coverage_markdown
+    from conformance import UNTRACED, coverage, coverage_markdown, engine_factory
+    from conformance import run_suite as run
 
     src = "conformance.md"
     ctx = Ctx(src, m)
@@ -726,7 +726,9 @@ def conformance_page(m: Model) -> str:
 def mutation_md(m: Model, ctx: Ctx) -> str:
     """The corpus against the semantic mutants of the reference engine, when the suite has them."""
     try:
-        from conformance._mutation import kill_rate, report_markdown, run_mutants
+        from conformance import mutation_kill_rate as kill_rate
+        from conformance import mutation_report_markdown as report_markdown
+        from conformance import run_mutants
     except ImportError:
         return (
             "**Mutation kill rate: not measured yet.** The mutation suite, which would change the reference "

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_impl import PlayerState, complete_deal, load_ruleset
-from reference_impl._jsonapi import JsonEngine
-from reference_impl._server import handle
+from reference_impl import JsonEngine, PlayerState, complete_deal
+from reference_impl import handle_request as handle
+from spec import load_ruleset
 
 Json = dict[str, Any]
 FOLDER = "protocol-examples"

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from reference_impl._spec import load_spec_file
-from reference_impl._yamlio import InputError
+from spec._schemas import load_spec_file
+from spec._yamlio import InputError
 
 BRIGHT: Final = "bright"
 ANIMAL: Final = "animal"

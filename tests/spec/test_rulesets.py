@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import InputError, load_ruleset, option_registry, ruleset_ids
-from reference_impl._rulesets import _resolve
-from reference_impl._yamlio import load_yaml_text
+from spec import InputError, load_ruleset, load_yaml_text, option_registry, ruleset_ids
+from spec._rulesets import _resolve
 
 REQUIRED = {
     "standard-3p",

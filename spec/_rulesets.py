@@ -13,8 +13,8 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, Final
 
-from reference_impl._spec import load_spec_file, spec_dir
-from reference_impl._yamlio import InputError, Located
+from spec._schemas import load_spec_file, spec_dir
+from spec._yamlio import InputError, Located
 
 OptionValue = bool | int | str | frozenset[str] | tuple[int, ...]
 

@@ -12,7 +12,7 @@ from typing import Any, Final
 import jsonschema
 import jsonschema_rs
 
-from reference_impl._yamlio import InputError, Located, load_yaml
+from spec._yamlio import InputError, Located, load_yaml
 
 SPEC_PACKAGE: Final = "spec"
 

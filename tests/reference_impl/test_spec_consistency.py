@@ -9,14 +9,13 @@ from pathlib import Path
 import yaml
 
 import reference_impl
-from reference_impl import option_registry
-from reference_impl._clauses import clauses
 from reference_impl._events import ACTION_FIELDS
-from reference_impl._rulesets import Options, deal_layouts, load_ruleset, ruleset_ids
-from reference_impl._spec import spec_dir
+from reference_impl._scoring import PC_SETS
+from spec import Options, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids, spec_dir
 
-#: the engine's sources, wherever it is installed (a checkout, a wheel, the compiled wheel)
-CODE = sorted(Path(reference_impl.__file__).parent.glob("*.py"))
+#: the engine's sources and the spec model's (cards and deck checks live there), wherever they are
+#: installed (a checkout, a wheel, the compiled wheel)
+CODE = sorted([*Path(reference_impl.__file__).parent.glob("*.py"), *spec_dir().glob("*.py")])
 assert CODE, "the engine's sources were not found beside reference_impl/__init__.py"
 
 
@@ -64,6 +63,10 @@ def test_sources_are_registered() -> None:
         assert set(option.sources) <= known, option.id
     for rid in ruleset_ids():
         assert set(load_ruleset(rid).sources) <= known, rid
+
+
+def test_point_count_sets_match_the_vocabulary() -> None:
+    assert set(_vocabulary()["point_count_sets"]) == {name for table in PC_SETS.values() for name, _, _ in table}
 
 
 def test_action_types_match_the_vocabulary() -> None:
