@@ -28,6 +28,7 @@ import yaml
 
 from conformance._compare import card_class, pile_class
 from conformance._declaration import ANY, Declaration
+from conformance._dependencies import probe_values
 from conformance._engine import Engine, EngineError, planned
 from conformance._trace import NEVER_TRACED, cited
 from reference_impl import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
@@ -81,8 +82,9 @@ def fuzz_configurations(declaration: Declaration, rulesets: Sequence[str] = ()) 
                     undecided.append(name)
                     values[name] = (own[name],)
                 elif support == ANY:
-                    flips = [False, True] if spec.type == "bool" else list(spec.values) if spec.type == "enum" else []
-                    others = [] if name in NOT_FUZZED else [v for v in flips if v != own[name]]
+                    # every value the dependency probes try (the whole of a small domain, a spread
+                    # of a wide one): an engine declaring "all" is played under all of them
+                    others = [] if name in NOT_FUZZED else [v for v in probe_values(spec, own[name]) if v != own[name]]
                     values[name] = (own[name], *others)
                 else:
                     assert isinstance(support, tuple)
@@ -111,6 +113,9 @@ class Case:
     choices: list[int]
     options: Json = field(default_factory=dict)  # overrides of the ruleset's option values
     config: str = ""
+    #: cards a guided run keeps in hand while it has another choice (a shaped deal's card for the
+    #: round's last turn); the case itself is its choices, so the scenario written needs none of it
+    reserve: tuple[str, ...] = ()
 
     def ruleset_json(self) -> Json:
         rs = load_ruleset(self.ruleset).with_overrides(self.options, "fuzz")
@@ -136,9 +141,11 @@ class Divergence:
         return self.case.ruleset, self.category, tuple(sorted(self.clauses))
 
 
-def random_case(seed: int, configs: Sequence[FuzzConfig]) -> Case:
+def random_case(seed: int, configs: Sequence[FuzzConfig], unseen: set[str] | None = None) -> Case:
     """A whole random round: a configuration, option values within it (those the configuration's own
-    value is not declared for are always changed), the deal, and the choices, all from `seed`."""
+    value is not declared for are always changed), the deal, and the choices, all from `seed`.
+    Given the clauses a guided run has `unseen`, half the options changed are chosen among those
+    whose clauses it has not seen, and half the deals are shaped (shaped_deal)."""
     rng = SplitMix64(seed)
     cfg = configs[rng.below(len(configs))]
     rs = load_ruleset(cfg.base)
@@ -148,10 +155,13 @@ def random_case(seed: int, configs: Sequence[FuzzConfig]) -> Case:
         if values and values[0] != own[name]:
             overrides[name] = values[rng.below(len(values))]
     variable = [name for name, values in cfg.values.items() if len(values) > 1]
+    registry = option_registry()
+    novel = [name for name in variable if unseen and set(registry[name].clauses) & unseen]
     for _ in range(rng.below(3)):
         if not variable:
             break
-        name = variable[rng.below(len(variable))]
+        pool = novel if novel and rng.below(2) else variable
+        name = pool[rng.below(len(pool))]
         values = cfg.values[name]
         overrides[name] = values[rng.below(len(values))]
     try:
@@ -159,8 +169,65 @@ def random_case(seed: int, configs: Sequence[FuzzConfig]) -> Case:
     except InputError:  # values that do not go together: the forced ones alone
         overrides = {k: v for k, v in overrides.items() if cfg.values[k][0] != own[k]}
         options = rs.with_overrides(overrides, "fuzz").options
-    deal = seeded_deal(options, rng, dealer=rng.below(options.players)).to_json()
-    return Case(cfg.base, deal, [rng.below(1 << 16) for _ in range(200)], overrides, cfg.label)
+    dealer = rng.below(options.players)
+    deal = seeded_deal(options, rng, dealer=dealer).to_json()
+    reserve: tuple[str, ...] = ()
+    if unseen is not None and rng.below(2):
+        first = dealer if options.first_player == "dealer" else (dealer + 1) % options.players
+        deal, reserve = shaped_deal(deal, rng, last=(first + options.players - 1) % options.players)
+    return Case(cfg.base, deal, [rng.below(1 << 16) for _ in range(200)], overrides, cfg.label, reserve)
+
+
+#: deal shapes a guided run tries, one or two at once, each for one month: where its cards go
+#: (a hand, the table, the last cards of the stock) and how many; the last puts one card in the hand
+#: of the seat that takes the round's last turn (kept there by the guide), one on the table and one
+#: last in the stock, for a ppeok on that turn (R-FINAL-PPEOK)
+FINAL_TURN: Final = (("hand", 1), ("table", 1), ("stock_end", 1))
+SHAPES: Final = (
+    (("hand", 4),),
+    (("hand", 3),),
+    (("table", 4),),
+    (("table", 3),),
+    (("stock_end", 2),),
+    FINAL_TURN,
+)
+
+
+def shaped_deal(deal: Json, rng: SplitMix64, last: int = 0) -> tuple[Json, tuple[str, ...]]:
+    """The same cards in another arrangement (every arrangement is a shuffle, so the deal stays
+    reachable): three or four cards of a month gathered in a hand or on the table, the last stock
+    cards of one month, or a month spread for a last-turn ppeok; once or twice. Chongtong, two
+    chongtong hands, shakes, bombs, table fours and last-turn ppeoks then come up in thousands of
+    rounds, not millions. Also returns the cards to keep for the last turn (`last`: its seat)."""
+    hands = [list(h) for h in deal["hands"]]
+    table, stock = list(deal["table"]), list(deal["stock"])
+    places: list[list[str]] = [*hands, table, stock]
+    fixed: set[tuple[int, int]] = set()  # positions a shape has filled: the next one leaves them
+    months = list(range(1, 13))
+    reserve: list[str] = []
+    for _ in range(1 + rng.below(2)):
+        month = months.pop(rng.below(len(months)))
+        cards = [c for place in places for c in place if c.startswith(f"m{month:02d}-")]
+        hand = rng.below(len(hands))
+        shape = SHAPES[rng.below(len(SHAPES))]
+        if shape == FINAL_TURN:
+            hand = last
+        for where, count in shape:
+            target = hand if where == "hand" else len(hands) if where == "table" else len(hands) + 1
+            size = len(places[target])
+            start = rng.below(size)
+            order = list(range(size - 1, -1, -1)) if where == "stock_end" else [(start + k) % size for k in range(size)]
+            slots = [k for k in order if (target, k) not in fixed][:count]
+            for slot in slots:
+                if not cards:
+                    break
+                card = cards.pop(0)
+                i, j = next((i, place.index(card)) for i, place in enumerate(places) if card in place)
+                places[i][j], places[target][slot] = places[target][slot], card
+                fixed.add((target, slot))
+                if shape == FINAL_TURN and where == "hand":
+                    reserve.append(card)
+    return {**deal, "hands": [sorted(h) for h in hands], "table": table, "stock": stock}, tuple(reserve)
 
 
 def guide(case: Case, reference: JsonEngine, seen: set[str], seed: int) -> Case:
@@ -175,18 +242,21 @@ def guide(case: Case, reference: JsonEngine, seen: set[str], seed: int) -> Case:
         actions = legal.get("actions") or []
         if legal.get("decision") == "none" or not actions:
             break
-        pick = rng.below(len(actions))
+        # a card kept for the round's last turn is played only when nothing else may be
+        keep = [i for i, a in enumerate(actions) if a.get("card") not in case.reserve] or list(range(len(actions)))
+        pick = keep[rng.below(len(keep))]
         rnd = reference.round
-        if rnd is not None and len(actions) > 1 and rng.below(1000) >= EXPLORE * 1000:
+        if rnd is not None and len(keep) > 1 and rng.below(1000) >= EXPLORE * 1000:
             best = -1
-            for i, a in enumerate(actions):
+            for i in keep:
+                a = actions[i]
                 trial = rnd.clone()
                 novel = len({c for e in trial.apply(Action.from_json(a)) for c in e.clauses} - seen)
                 if novel > best:
                     best, pick = novel, i
         choices.append(pick)
         seen.update(_trace(reference.act(actions[pick])))
-    return Case(case.ruleset, case.deal, choices, case.options, case.config)
+    return Case(case.ruleset, case.deal, choices, case.options, case.config, case.reserve)
 
 
 # ---------------------------------------------------------------- comparing as scenarios compare
@@ -557,7 +627,7 @@ def _fuzz(
     undecided = {c.label: c.undecided for c in configs}
     for g in range(games):
         case_seed = seed * 1_000_003 + g
-        case = random_case(case_seed, configs)
+        case = random_case(case_seed, configs, _unseen(report) if guided else None)
         if guided:
             case = guide(case, reference, report.clauses_seen, case_seed)
         cited_now: set[str] = set()
@@ -594,6 +664,12 @@ def _fuzz(
         if progress:
             progress(g + 1, games, report)
     return report
+
+
+def _unseen(report: FuzzReport) -> set[str]:
+    from spec import clauses
+
+    return set(clauses()) - report.clauses_seen
 
 
 def _restart(engine: Engine) -> None:

@@ -15,9 +15,9 @@ import pytest
 from conformance import load_corpus, run_scenario
 from conformance._declaration import parse
 from conformance._engine import ReferenceEngine
-from conformance._fuzz import fuzz, fuzz_configurations, fuzz_coverage_lines, random_case, scenario_yaml
+from conformance._fuzz import fuzz, fuzz_configurations, fuzz_coverage_lines, random_case, scenario_yaml, shaped_deal
 from conformance._stdio import StdioEngine
-from reference_impl import JsonEngine
+from reference_impl import JsonEngine, SplitMix64, seeded_deal
 from spec import load_ruleset, ruleset_ids
 from tests.conftest import needs_interpreted
 
@@ -152,3 +152,24 @@ def test_a_divergence_right_after_the_deal_writes_a_scenario(tmp_path: Path) -> 
     (folder / "found.yaml").write_text(text, encoding="utf-8")
     [scenario] = load_corpus(tmp_path / "scenarios")
     assert run_scenario(ReferenceEngine(), scenario).outcome == "PASS"
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_a_shaped_deal_is_the_same_cards_in_the_same_places(ruleset: str) -> None:
+    """Guided runs rearrange the deal (any arrangement is a shuffle): same cards, same hand, table
+    and stock sizes; and the shapes make four of a month in one hand common."""
+    options = load_ruleset(ruleset).options
+    chongtong = 0
+    for seed in range(300):
+        rng = SplitMix64(seed)
+        deal = seeded_deal(options, rng, dealer=0).to_json()
+        shaped, reserve = shaped_deal(deal, rng, last=1)
+        assert set(reserve) <= set(shaped["hands"][1])
+        assert sorted([*(c for h in deal["hands"] for c in h), *deal["table"], *deal["stock"]]) == sorted(
+            [*(c for h in shaped["hands"] for c in h), *shaped["table"], *shaped["stock"]]
+        )
+        assert [len(h) for h in shaped["hands"]] == [len(h) for h in deal["hands"]]
+        assert (len(shaped["table"]), len(shaped["stock"])) == (len(deal["table"]), len(deal["stock"]))
+        months = [[c[:3] for c in h if c.startswith("m")] for h in shaped["hands"]]
+        chongtong += any(h.count(m) == 4 for h in months for m in set(h))
+    assert chongtong >= 30  # about one deal in eight or more; by chance, a fraction of a percent
