@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
-from spec import ANIMAL, BRIGHT, RIBBON, Options, deck
+from spec import ANIMAL, BRIGHT, RIBBON, Card, Options, deck
 
 RAIN_BRIGHT: Final = 44
 DEC_RIBBON: Final = 46
@@ -83,7 +83,12 @@ def _mask(indices: Iterable[int]) -> int:
     return sum(1 << i for i in set(indices))
 
 
-_CARDS: Final = deck().cards
+def _deck_cards() -> tuple[Card, ...]:
+    # through a function: mypyc cannot type a module-level call into the spec's lazy API
+    return deck().cards
+
+
+_CARDS: Final = _deck_cards()
 #: bit sets over the canonical card index: a set's cards are tested for in a pile at once
 _BIT: Final = tuple(1 << c.index for c in _CARDS)
 _RAIN: Final = 1 << RAIN_BRIGHT
