@@ -123,6 +123,8 @@ def card_class(card: Any) -> Any:
     return _CLASS.get(card, card) if isinstance(card, str) else card
 
 
+#: the December ribbon, a plain junk card under dec_ribbon = junk (R-DEC-RIBBON)
+_DEC_RIBBON: Final = "m12-ribbon"
 #: the months whose single junk a scoring rule tells apart in a captured pile (R-EXTRA-YAKU palssari)
 _PALSSARI_MONTHS: Final = frozenset({4, 7})
 
@@ -132,7 +134,8 @@ def pile_class(card: Any, rules: Options) -> Any:
     month are one class, since no rule of Go-Stop scoring tells them apart once captured, unless
     the ruleset scores months (the point-count sets, palssari); every other card as card_class."""
     found = deck().by_id.get(card) if isinstance(card, str) else None
-    if found is None or found.kind != "junk" or found.units != 1 or rules.scoring_system == "point_count":
+    plain = found is not None and ((found.kind == "junk" and found.units == 1) or (card == _DEC_RIBBON and rules.dec_ribbon == "junk"))
+    if found is None or not plain or rules.scoring_system == "point_count":
         return card_class(card)
     if "palssari" in rules.extra_yaku and found.month in _PALSSARI_MONTHS:
         return card_class(card)

@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from reference_impl._deal import Deal, check_deal, deck_indices
 from reference_impl._events import Action, Event, Rejection
-from reference_impl._scoring import Breakdown, Tally, best_breakdown, dual_cards_in, tally_best_base
+from reference_impl._scoring import DEC_RIBBON, Breakdown, Tally, best_breakdown, dual_cards_in, tally_best_base
 from reference_impl._settlement import (
     Seat,
     Settlement,
@@ -811,8 +811,9 @@ class Round:
             self.table[fm].remove(ctx.hand)
             ctx.captures.extend((ctx.hand, f))
             flip_used = True
-            self._emit("jjok", actor, (ctx.hand, f), ("R-MATCH", "R-JJOK"))
-            self._request("jjok", o.jjok_steal, actor)
+            if o.scoring_system == "gostop":  # R-PC-PLAY: the point-count variant knows no jjok
+                self._emit("jjok", actor, (ctx.hand, f), ("R-MATCH", "R-JJOK"))
+                self._request("jjok", o.jjok_steal, actor)
         elif ctx.mode == "pair":
             assert ctx.hand is not None
             if fm == hand_month:
@@ -829,9 +830,10 @@ class Round:
                 flip_used = True
                 ctx.captures.extend((ctx.hand, *ctx.pair, f))
                 self.table[ctx.month] = []
-                ctx.made_ttadak = True
-                self._emit("ttadak", actor, (ctx.hand, *ctx.pair, f), ("R-MATCH", "R-TTADAK"))
-                self._request("ttadak", o.ttadak_steal, actor)
+                if o.scoring_system == "gostop":  # R-PC-PLAY: "there is no ppeok or ttadak"
+                    ctx.made_ttadak = True
+                    self._emit("ttadak", actor, (ctx.hand, *ctx.pair, f), ("R-MATCH", "R-TTADAK"))
+                    self._request("ttadak", o.ttadak_steal, actor)
             else:
                 assert ctx.hand_take is not None
                 self.table[ctx.month].remove(ctx.hand_take)
@@ -1015,6 +1017,9 @@ class Round:
             alloc = self._junk_duals(giver)
             eligible += [c for c in pile if c in alloc]
         unit_of = {c: (_CARDS[c].units if _CARDS[c].is_junk else 2) for c in eligible}
+        if o.dec_ribbon == "junk" and DEC_RIBBON in pile:  # R-DEC-RIBBON: a plain junk card here
+            eligible.append(DEC_RIBBON)
+            unit_of[DEC_RIBBON] = 1
         if o.steal_multi_when_no_single == "give_nothing" and not any(unit_of[c] == 1 for c in eligible):
             eligible = []  # no single junk left: nothing is surrendered
         chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)

@@ -93,6 +93,8 @@ _CARDS: Final = _deck_cards()
 _BIT: Final = tuple(1 << c.index for c in _CARDS)
 _RAIN: Final = 1 << RAIN_BRIGHT
 _DEC: Final = 1 << DEC_RIBBON
+#: the dec_ribbon values under which the December ribbon is not a ribbon (R-DEC-RIBBON)
+_DEC_NOT_RIBBON: Final = frozenset({"not_counted", "junk"})
 _GODORI: Final = _mask(GODORI)
 _DANS: Final = tuple((name, _mask(members)) for name, members in DAN_SETS.items())
 _CHO: Final = _mask(DAN_SETS["cho"])
@@ -193,9 +195,14 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     moved = len(junk)
     brights = t.brights
     animals = t.animals - moved
-    ribbons = t.ribbons - (1 if held & _DEC and o.dec_ribbon == "not_counted" else 0)
+    ribbons = t.ribbons
     units = t.units + 2 * moved
     junk_cards = t.junk_cards + moved
+    if held & _DEC and o.dec_ribbon in _DEC_NOT_RIBBON:  # R-DEC-RIBBON
+        ribbons -= 1
+        if o.dec_ribbon == "junk":
+            units += 1
+            junk_cards += 1
     bright_points = _bright_points(brights, bool(held & _RAIN), o)
     # R-SCORE-ANIMAL, R-SCORE-GODORI: the godori birds count only while they count as animals.
     animal_points = max(0, animals - o.animal_threshold + 1)
@@ -209,6 +216,8 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     if o.dec_ribbon == "in_cho_set" and "cho" not in dans and (held & _CHO_WITH_DEC).bit_count() >= 3:
         dans = (*dans, "cho")
     dan_points = o.dan_points * len(dans)
+    if o.dec_ribbon == "four_red_bonus" and held & _CHO_WITH_DEC == _CHO_WITH_DEC:  # R-DEC-RIBBON, seed 003
+        dan_points += 1
     # R-SCORE-JUNK
     junk_points = max(0, units - o.junk_threshold + 1)
     base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points + extra_points
@@ -332,8 +341,12 @@ def tally_base(t: Tally, as_junk: int, o: Options) -> int:
     held = t.held
     base = _bright_points(t.brights, bool(held & _RAIN), o)
     animals = t.animals - as_junk
-    ribbons = t.ribbons - (1 if held & _DEC and o.dec_ribbon == "not_counted" else 0)
+    ribbons = t.ribbons
     units = t.units + 2 * as_junk
+    if held & _DEC and o.dec_ribbon in _DEC_NOT_RIBBON:  # R-DEC-RIBBON
+        ribbons -= 1
+        if o.dec_ribbon == "junk":
+            units += 1
     if animals >= o.animal_threshold:
         base += animals - o.animal_threshold + 1
     if ribbons >= o.ribbon_threshold:
@@ -350,6 +363,8 @@ def tally_base(t: Tally, as_junk: int, o: Options) -> int:
         if o.dec_ribbon == "in_cho_set" and held & _CHO != _CHO and (held & _CHO_WITH_DEC).bit_count() >= 3:
             dans += 1
         base += o.dan_points * dans
+        if o.dec_ribbon == "four_red_bonus" and held & _CHO_WITH_DEC == _CHO_WITH_DEC:
+            base += 1
     return base
 
 

@@ -118,7 +118,7 @@ def go_multiplier(gos: int, o: Options) -> int:
 
 def carry_factor(streak: int, o: Options) -> int:
     """R-NAGARI-CARRY: the multiplier after `streak` consecutive void rounds."""
-    if streak <= 0:
+    if streak <= 0 or o.nagari_carry_growth == "off":
         return 1
     if o.nagari_carry_growth == "fixed_x2":
         return 2

@@ -39,7 +39,7 @@ def independent_base(pile: list[str], o: Options, as_junk: set[str]) -> int:
     score += max(0, len(animals) - o.animal_threshold + 1)
     if {"m02-animal", "m04-animal", "m08-animal"} <= {c.id for c in animals}:
         score += o.godori_points
-    ribbons = [c for c in cards if c.kind == "ribbon" and not (c.id == "m12-ribbon" and o.dec_ribbon == "not_counted")]
+    ribbons = [c for c in cards if c.kind == "ribbon" and not (c.id == "m12-ribbon" and o.dec_ribbon in ("not_counted", "junk"))]
     score += max(0, len(ribbons) - o.ribbon_threshold + 1)
     held = set(pile)
     for trio in (("m01", "m02", "m03"), ("m06", "m09", "m10")):
@@ -48,7 +48,11 @@ def independent_base(pile: list[str], o: Options, as_junk: set[str]) -> int:
     cho = [f"{m}-ribbon" for m in ("m04", "m05", "m07")]
     if all(c in held for c in cho) or (o.dec_ribbon == "in_cho_set" and sum(c in held for c in [*cho, "m12-ribbon"]) >= 3):
         score += o.dan_points
+    if o.dec_ribbon == "four_red_bonus" and all(c in held for c in [*cho, "m12-ribbon"]):
+        score += 1
     units = sum(c.units for c in cards if c.kind in ("junk", "double-junk", "bonus")) + 2 * len(as_junk & held)
+    if o.dec_ribbon == "junk" and "m12-ribbon" in held:
+        units += 1
     score += max(0, units - o.junk_threshold + 1)
     return score
 

@@ -78,7 +78,8 @@ def test_three_player_go_bak(mode: str, pays_a: int, pays_b: int) -> None:
         ("matgo-2p", 7, True),
         ("wikipedia-2p", 7, False),
         ("wikipedia-2p", 5, True),
-        ("standard-3p", 0, False),
+        ("standard-3p", 0, True),
+        ("matgo-online", 0, False),
         ("wikipedia-3p", 0, True),
     ],
 )
