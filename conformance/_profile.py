@@ -243,6 +243,7 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
         seen = None
         handed = any(kind == "score" and "next" in reply for kind, _, reply in item.transcript)
         replies: dict[str, list[Any]] = {}
+        matching: set[str] = set()
         for value in probe_values(spec, item.own):
             key = _key(value)
             values_of[key] = value
@@ -250,11 +251,15 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
             if variant is None:
                 continue
             rules, ruleset = variant
-            if seen is None:
-                seen = _observed(item.transcript, rules, handed)
+            # the engine's replies seen as this value's rules see cards (a value may make two
+            # cards equivalent, R-DEC-RIBBON's junk): compared under the same rules as the replay
+            engine_seen = _observed(item.transcript, rules, handed)
+            if seen is None or key == _key(item.own):
+                seen = engine_seen
             requests = [(kind, _sent_as(request, ruleset)) for kind, request, _ in item.transcript]
             replies[key] = _observed(_replayed(requests), rules, handed)
-        matching = {key for key, observed in replies.items() if observed == seen}
+            if replies[key] == engine_seen:
+                matching.add(key)
         if not matching:
             # no value reproduces what the engine did; it says something of this option only if
             # the engine's first difference is where the option's values differ too

@@ -562,7 +562,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "pi-bak-zero-junk",
         "settlement",
         "R-PI-BAK",
-        "a loser with no junk is pi-bak as well",
+        "the pi-bak exemption of a loser with no junk is the other way round",
         _options(lambda o: {"pi_bak_zero_exempt": not o.pi_bak_zero_exempt}),
     ),
     Mutant(
