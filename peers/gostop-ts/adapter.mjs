@@ -170,6 +170,8 @@ const COMMON_EXCEPTIONS = {
   godori_points: "all",
   dan_points: "all",
   pi_bak: [true, false],
+  // score.ts Scorer (the pi-bak test): a loser whose junk value is 0 is never pi-bak.
+  pi_bak_zero_exempt: [true],
   gwang_bak: [true, false],
   // The engine has no nagari carry, no next-round hand-over and no match: web/main.ts keeps the
   // stakes and the next dealer, outside the engine's API. A deal with a carry is refused.
