@@ -24,7 +24,7 @@ from conformance._runner import PASS, Result, run_scenario
 from conformance._scenarios import Scenario
 from conformance._seedtrace import check_traceability
 from conformance._trace import UNTRACED, cited
-from spec import InputError, OptionSpec, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids
+from spec import InputError, OptionSpec, Traceability, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids
 
 Json = dict[str, Any]
 
@@ -80,12 +80,19 @@ def _alternatives(spec: OptionSpec, resolved: Any, value: Any, universe: Sequenc
     return [v for v in universe if _value_key(v) != _value_key(resolved)]
 
 
-def lint(corpus: Sequence[Scenario], root: Path | None = None, jobs: int | None = None, seeds: Path | None = None) -> LintReport:
+def lint(
+    corpus: Sequence[Scenario],
+    root: Path | None = None,
+    jobs: int | None = None,
+    seeds: Path | None = None,
+    table: Traceability | None = None,
+) -> LintReport:
     """Every check of the module docstring; with `root`, also that the corpus's stored option
     dependencies (conformance._dependencies) are current, derived again on `jobs` processes. The
-    seed quotes are checked against the texts in `seeds`, or wherever they are found."""
+    traceability `table` (default spec/traceability.yaml) has its quotes checked against the seed
+    texts in `seeds`, or wherever they are found."""
     report = LintReport()
-    traced = check_traceability(seeds_dir=seeds)
+    traced = check_traceability(table, seeds)
     report.problems += traced.problems
     report.notes += traced.notes
     known = clauses()

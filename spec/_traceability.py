@@ -190,6 +190,8 @@ def _statement_problems(st: TraceStatement, table: Traceability, known_rulesets:
     if st.status in ("departs", "not-a-rule") and not st.reason:
         out.append(f"{st.where}: statement {st.id} has status {st.status} but no reason")
     allowed = table.seeds[st.source].rulesets
+    # values are checked against the statement's rulesets that are valid ones; the others are reported here
+    valid = [rid for rid in st.rulesets if rid in known_rulesets and rid in allowed]
     for rid in st.rulesets:
         if rid not in known_rulesets:
             out.append(f"{st.where}: statement {st.id}: unknown ruleset {rid!r}")
@@ -200,17 +202,18 @@ def _statement_problems(st: TraceStatement, table: Traceability, known_rulesets:
         out += _link_problems(st, link)
         typed = _typed(link)
         if st.status == "implemented" and typed is not None and link.option is not None:
-            for rid in st.rulesets:
-                if rid in known_rulesets and getattr(load_ruleset(rid).options, link.option) != typed:
+            for rid in valid:
+                if getattr(load_ruleset(rid).options, link.option) != typed:
                     played = _show(load_ruleset(rid).options.as_json()[link.option])
                     out.append(f"{link.where}: statement {st.id} is implemented by {link.text()}, but {rid} plays {link.option} = {played}")
     if st.seed_reading is not None:
         out += _link_problems(st, st.seed_reading)
         typed = _typed(st.seed_reading)
-        playing = [rid for rid in st.rulesets if rid in known_rulesets and typed is not None and _plays(rid, st.seed_reading, typed)]
+        playing = [rid for rid in valid if typed is not None and _plays(rid, st.seed_reading, typed)]
         if playing:
+            verb = "plays" if len(playing) == 1 else "play"
             out.append(
-                f"{st.seed_reading.where}: statement {st.id} departs, but {', '.join(playing)} already play "
+                f"{st.seed_reading.where}: statement {st.id} departs, but {', '.join(playing)} already {verb} "
                 f"{st.seed_reading.text()}: the status is stale (implemented there)"
             )
     return out
