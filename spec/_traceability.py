@@ -66,10 +66,15 @@ class TraceStatement:
     where: str
 
     @property
+    def named_clauses(self) -> tuple[str, ...]:
+        """The clauses the statement names itself, in its order."""
+        return tuple(link.clause for link in self.links if link.clause is not None)
+
+    @property
     def clause_ids(self) -> tuple[str, ...]:
         """The clauses the statement names, then those of the options it names (registry order of
         each option's `clauses`), without repeats: what the docs link and the scenarios are found by."""
-        out: list[str] = [link.clause for link in self.links if link.clause is not None]
+        out = list(self.named_clauses)
         registry = option_registry()
         for link in self.links:
             if link.option is not None and link.option in registry:
