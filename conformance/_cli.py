@@ -121,6 +121,9 @@ def _parser() -> argparse.ArgumentParser:
     lint_p.add_argument("--scenarios", type=Path, default=None)
     lint_p.add_argument("--verbose", action="store_true", help="also list which scenario exercises each option value")
     lint_p.add_argument("--jobs", type=int, default=0, help="processes deriving the option dependencies again (default: every core)")
+    lint_p.add_argument(
+        "--seeds", type=Path, default=None, help="folder of the seed texts the quotes of spec/traceability.yaml are checked in"
+    )
     dep = sub.add_parser("dependencies", help="derive which options each scenario's outcome depends on (scenarios/dependencies.yaml)")
     dep.add_argument("--scenarios", type=Path, default=None)
     dep.add_argument("--write", action="store_true", help="write <scenarios>/dependencies.yaml")
@@ -493,9 +496,11 @@ def _smoke(args: argparse.Namespace) -> int:
 def _lint(args: argparse.Namespace) -> int:
     root = args.scenarios or default_root()
     corpus = load_corpus(root)
-    report = lint(corpus, root, args.jobs or None)
+    report = lint(corpus, root, args.jobs or None, args.seeds)
     for problem in report.problems:
         print(f"lint: {problem}")
+    for note in report.notes:
+        print(f"lint: note: {note}")
     for key, value in report.unexercised:
         print(f"lint: option value {key} = {value} is exercised by no scenario whose outcome it changes")
     if args.verbose:

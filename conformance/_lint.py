@@ -3,7 +3,8 @@
 lint: every cited clause exists; every normative clause is cited; every scenario passes on the
 reference engine (so its actions are legal where no rejection is expected); every option value is
 exercised by a scenario whose outcome it changes (checked by flipping the option and confirming
-the scenario no longer passes on the reference engine).
+the scenario no longer passes on the reference engine); every statement of the seed texts is traced
+to the clause or option value that implements it, and quoted word for word (conformance._seedtrace).
 
 coverage: clause x ruleset x {positive, negative}, declared (what scenarios cite) against
 observed (the clause ids the reference engine's rule-hit trace reports while running them).
@@ -21,8 +22,9 @@ from conformance import _dependencies as dependencies
 from conformance._engine import ReferenceEngine
 from conformance._runner import PASS, Result, run_scenario
 from conformance._scenarios import Scenario
+from conformance._seedtrace import check_traceability
 from conformance._trace import UNTRACED, cited
-from spec import InputError, OptionSpec, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids
+from spec import InputError, OptionSpec, Traceability, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids
 
 Json = dict[str, Any]
 
@@ -30,6 +32,7 @@ Json = dict[str, Any]
 @dataclass
 class LintReport:
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was not checked, and why (never a failure)
     exercised: dict[tuple[str, str], str] = field(default_factory=dict)  # (option, value) -> scenario id
     unexercised: list[tuple[str, str]] = field(default_factory=list)
 
@@ -77,10 +80,21 @@ def _alternatives(spec: OptionSpec, resolved: Any, value: Any, universe: Sequenc
     return [v for v in universe if _value_key(v) != _value_key(resolved)]
 
 
-def lint(corpus: Sequence[Scenario], root: Path | None = None, jobs: int | None = None) -> LintReport:
+def lint(
+    corpus: Sequence[Scenario],
+    root: Path | None = None,
+    jobs: int | None = None,
+    seeds: Path | None = None,
+    table: Traceability | None = None,
+) -> LintReport:
     """Every check of the module docstring; with `root`, also that the corpus's stored option
-    dependencies (conformance._dependencies) are current, derived again on `jobs` processes."""
+    dependencies (conformance._dependencies) are current, derived again on `jobs` processes. The
+    traceability `table` (default spec/traceability.yaml) has its quotes checked against the seed
+    texts in `seeds`, or wherever they are found."""
     report = LintReport()
+    traced = check_traceability(table, seeds)
+    report.problems += traced.problems
+    report.notes += traced.notes
     known = clauses()
     cited: set[str] = set()
     for sc in corpus:

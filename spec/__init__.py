@@ -9,6 +9,10 @@ Public API (everything else is private):
 - `load_ruleset(id)`, `ruleset_ids()`, `Ruleset`, `Options`, `OptionSpec`, `OptionValue`,
   `option_registry()`, `deal_layouts()`, `ruleset_from_json(raw)`: options and named rulesets.
 - `clauses()`, `Clause`: the rule clauses of spec/rules/.
+- `traceability()`, `load_traceability(path)`, `Traceability`, `TraceStatement`, `TraceLink`,
+  `SeedRecord`, `TRACE_STATUSES`, `traceability_problems(table)`, `seed_files(dir)`,
+  `quote_problems(table, files)`, `uncovered_seeds(table)`: every seed statement and the clause or
+  option value that implements it (spec/traceability.yaml).
 - `vocabulary()`, `protocol_schema()`, `protocol_check(name)`, `protocol_validator(name)`,
   `schema(name)`, `validate(located, name)`, `load_spec_file(path, name)`, `spec_dir()`: the spec
   files and their schemas.
@@ -51,6 +55,19 @@ if TYPE_CHECKING:
         validate,
         vocabulary,
     )
+    from spec._traceability import (
+        TRACE_STATUSES,
+        SeedRecord,
+        Traceability,
+        TraceLink,
+        TraceStatement,
+        load_traceability,
+        quote_problems,
+        seed_files,
+        traceability,
+        traceability_problems,
+        uncovered_seeds,
+    )
     from spec._yamlio import InputError, Located, format_path, load_yaml, load_yaml_text
 
 _HOME: Final = {
@@ -88,6 +105,17 @@ _HOME: Final = {
     "spec_dir": "_schemas",
     "validate": "_schemas",
     "vocabulary": "_schemas",
+    "SeedRecord": "_traceability",
+    "TRACE_STATUSES": "_traceability",
+    "TraceLink": "_traceability",
+    "TraceStatement": "_traceability",
+    "Traceability": "_traceability",
+    "load_traceability": "_traceability",
+    "quote_problems": "_traceability",
+    "seed_files": "_traceability",
+    "traceability": "_traceability",
+    "traceability_problems": "_traceability",
+    "uncovered_seeds": "_traceability",
     "InputError": "_yamlio",
     "Located": "_yamlio",
     "format_path": "_yamlio",
@@ -106,6 +134,7 @@ __all__ = [
     "JUNK",
     "NO_MONTH",
     "RIBBON",
+    "TRACE_STATUSES",
     "Card",
     "Clause",
     "Deck",
@@ -115,6 +144,10 @@ __all__ = [
     "OptionValue",
     "Options",
     "Ruleset",
+    "SeedRecord",
+    "TraceLink",
+    "TraceStatement",
+    "Traceability",
     "card_ids_with_role",
     "clauses",
     "deal_layouts",
@@ -122,17 +155,23 @@ __all__ = [
     "format_path",
     "load_ruleset",
     "load_spec_file",
+    "load_traceability",
     "load_yaml",
     "load_yaml_text",
     "option_registry",
     "protocol_check",
     "protocol_schema",
     "protocol_validator",
+    "quote_problems",
     "ruleset_from_json",
     "ruleset_ids",
     "run_guarded",
     "schema",
+    "seed_files",
     "spec_dir",
+    "traceability",
+    "traceability_problems",
+    "uncovered_seeds",
     "validate",
     "vocabulary",
 ]

@@ -40,7 +40,7 @@ from typing import Any
 import pytest
 
 from conformance import load_corpus
-from spec import clauses, deck, option_registry, ruleset_ids
+from spec import clauses, deck, option_registry, ruleset_ids, traceability
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs-material) is not installed")
 pytest.importorskip("material", reason="the docs extra (mkdocs-material) is not installed")
@@ -139,6 +139,23 @@ def test_every_clause_option_ruleset_scenario_and_card_has_a_page_or_anchor(site
         assert f"cards/{card.id}.svg" in {(_resolve("cards/index.html", src) or ("", ""))[0] for src in gallery.images}
     for page in ("protocol/index.html", "conformance/index.html", "tutorial/index.html", "scenario-format/index.html"):
         assert page in pages
+
+
+def test_the_traceability_page_lists_every_seed_statement_with_its_clauses(pages: dict[str, Page]) -> None:
+    """Seed traceability: an anchor per seed and per statement, a link to every clause a statement
+    names, and the departures listed with a link to their row."""
+    page = pages["traceability/index.html"]
+    targets = [_resolve("traceability/index.html", href) for href in page.links]
+    table = traceability()
+    for seed in table.seeds:
+        assert seed in page.ids
+    known = clauses()
+    for st in table.statements:
+        assert st.id in page.ids, f"no anchor #{st.id} on traceability/"
+        for cid in st.named_clauses:
+            assert (page_of(f"rules/{known[cid].area}"), cid) in targets, f"{st.id}: no link to {cid}"
+    departing = [st.id for st in table.statements if st.status == "departs"]
+    assert departing and all(targets.count(("traceability/index.html", sid)) >= 2 for sid in departing)
 
 
 def _resolve(page: str, url: str) -> tuple[str, str] | None:

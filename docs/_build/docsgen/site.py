@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from docsgen import pages, protocol, sessions
+from docsgen import pages, protocol, sessions, traceability
 from docsgen.cards import svg
 from docsgen.model import Model
 
@@ -20,6 +20,7 @@ def generated_files(m: Model) -> dict[str, str]:
     out["rules/index.md"] = pages.rules_index(m)
     for area in m.areas:
         out[f"rules/{area.id}.md"] = pages.rules_area(m, area)
+    out[traceability.SRC] = traceability.traceability_page(m)
     out["cards.md"] = pages.cards_page(m)
     out["options.md"] = pages.options_page(m)
     out["rulesets/index.md"] = pages.rulesets_index(m)
@@ -65,7 +66,7 @@ def nav(m: Model) -> list[Any]:
         scenario_sections.append({area: [{posixpath.splitext(posixpath.basename(f))[0]: m.page_of_file(f)} for f in files]})
     return [
         {"Home": "index.md"},
-        {"Rules": ["rules/index.md", *({a.title: f"rules/{a.id}.md"} for a in m.areas)]},
+        {"Rules": ["rules/index.md", *({a.title: f"rules/{a.id}.md"} for a in m.areas), {"Seed traceability": traceability.SRC}]},
         {"Cards": "cards.md"},
         {"Options": "options.md"},
         {"Rulesets": ["rulesets/index.md", {"Compared": "rulesets/compare.md"}, *({rid: f"rulesets/{rid}.md"} for rid in m.ruleset_ids)]},
