@@ -105,6 +105,12 @@ def lint(
     for cid in known:
         if cid not in cited:
             report.problems.append(f"clause {cid} ({known[cid].area}) is cited by no scenario")
+    for sc in corpus:
+        if not binds(sc):
+            report.problems.append(
+                f"{sc.file}:{sc.line}: scenario {sc.id} expects nothing that can fail an engine: its only "
+                "expectations are events, which are notes unless the scenario sets event_log: true"
+            )
     engine = ReferenceEngine()
     passing: list[Scenario] = []
     for sc in corpus:
@@ -120,6 +126,22 @@ def lint(
     if root is not None:
         _dependencies_current(passing, root, report, jobs)
     return report
+
+
+def binds(sc: Scenario) -> bool:
+    """Whether some expectation of `sc` can fail an engine: events count only in a scenario about
+    the event log (the runner makes the others notes), so a scenario expecting nothing else would
+    pass against any engine that plays the actions."""
+    if sc.match is not None:
+        return True
+    for rnd in sc.rounds:
+        expectations = [rnd.after_deal, *(step.expect for step in rnd.steps)]
+        if rnd.final is not None or any(step.reject is not None for step in rnd.steps):
+            return True
+        for expect in expectations:
+            if expect and (sc.event_log or set(expect) - {"events"}):
+                return True
+    return False
 
 
 def _dependencies_current(corpus: Sequence[Scenario], root: Path, report: LintReport, jobs: int | None) -> None:
