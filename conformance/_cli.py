@@ -662,15 +662,18 @@ def _profile(args: argparse.Namespace) -> int:
         raise InputError("--option", f"unknown option {unknown[0]!r}; expected an option id of spec/options.yaml")
     if args.base is not None and args.base not in ruleset_ids():
         raise InputError("--base", f"unknown ruleset {args.base!r}")
+    jobs = _jobs_arg(args.jobs)
     root = default_root()
     corpus = load_corpus(root)
-    engine = StdioEngine(argv, message_timeout=_seconds("--timeout", args.timeout))
+    timeout = _seconds("--timeout", args.timeout)
+    engine = StdioEngine(argv, message_timeout=timeout)
     try:
         hello = engine.start()
         claimed = [c if isinstance(c, str) else c.get("id") for c in hello.get("rulesets") or []]
         known = [str(c) for c in claimed if c in ruleset_ids()]
         base = args.base or ("matgo-2p" if "matgo-2p" in known or not known else known[0])
-        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, base=base)
+        spawn = StdioSpawn(argv, {"message_timeout": timeout}) if jobs > 1 else None
+        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, base=base, jobs=jobs, spawn=spawn)
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL

@@ -685,42 +685,53 @@ def _fuzz(
         return report
     forced = _forced(configs)
     undecided = {c.label: c.undecided for c in configs}
-    played: Iterator[_Played]
-    if jobs > 1 and spawn is not None:
-        shared = {"seed": seed, "configs": list(configs), "forced": forced, "do_shrink": do_shrink, "event_log": EVENT_LOG.get()}
-        played = (one for chunk in _jobs.ordered(jobs, spawn, shared, _play_chunk, _jobs.chunks(games, jobs)) for one in chunk)
-    else:
-        # lazily, one round at a time: a guided round is chosen from the report as merged so far
-        played = (_play_one(g, seed, configs, engine, reference, forced, do_shrink, report if guided else None) for g in range(games))
-    try:
-        for g, case_seed, div, cited_now in played:
-            report.rounds += 1
-            for clause in cited_now - report.first_seen.keys():
-                report.first_seen[clause] = report.rounds
-            report.clauses_seen.update(cited_now)
-            if div is not None:
-                left = undecided.get(div.case.config, ())
-                if left:
-                    div.caveat = f"The configuration leaves {len(left)} options undeclared; the divergence may be one of them."
-                known = report.found.get(div.signature)
-                if known is not None:
-                    known.count += 1
-                else:
-                    found = Found(case_seed, div)
-                    if check is not None and not div.category.startswith("engine error"):
-                        text = scenario_yaml(div, case_seed, "the engine", reference)
-                        found.reproduced = check(text)
-                        found.scenario = text
-                    report.found[div.signature] = found
-                    if len(report.found) >= max_divergences:
-                        break
-            if progress:
-                progress(g + 1, games, report)
-    finally:
-        close = getattr(played, "close", None)
-        if close is not None:
-            close()
+    with contextlib.ExitStack() as stack:
+        played: Iterator[_Played]
+        if jobs > 1 and spawn is not None:
+            shared = {"seed": seed, "configs": list(configs), "forced": forced, "do_shrink": do_shrink, "event_log": EVENT_LOG.get()}
+            workers = stack.enter_context(_jobs.Workers(jobs, spawn, shared))
+            played = (one for chunk in workers.ordered(_play_chunk, _jobs.chunks(games, jobs)) for one in chunk)
+        else:
+            # lazily, one round at a time: a guided round is chosen from the report as merged so far
+            played = (_play_one(g, seed, configs, engine, reference, forced, do_shrink, report if guided else None) for g in range(games))
+        _merge(played, report, games, undecided, max_divergences, progress, check, reference)
     return report
+
+
+def _merge(
+    played: Iterator[_Played],
+    report: FuzzReport,
+    games: int,
+    undecided: Mapping[str, Sequence[str]],
+    max_divergences: int,
+    progress: Callable[[int, int, FuzzReport], None] | None,
+    check: Callable[[str], bool] | None,
+    reference: JsonEngine,
+) -> None:
+    """The rounds into the report, in their order, as they come (the run stops after `max_divergences` classes)."""
+    for g, case_seed, div, cited_now in played:
+        report.rounds += 1
+        for clause in cited_now - report.first_seen.keys():
+            report.first_seen[clause] = report.rounds
+        report.clauses_seen.update(cited_now)
+        if div is not None:
+            left = undecided.get(div.case.config, ())
+            if left:
+                div.caveat = f"The configuration leaves {len(left)} options undeclared; the divergence may be one of them."
+            known = report.found.get(div.signature)
+            if known is not None:
+                known.count += 1
+            else:
+                found = Found(case_seed, div)
+                if check is not None and not div.category.startswith("engine error"):
+                    text = scenario_yaml(div, case_seed, "the engine", reference)
+                    found.reproduced = check(text)
+                    found.scenario = text
+                report.found[div.signature] = found
+                if len(report.found) >= max_divergences:
+                    break
+        if progress:
+            progress(g + 1, games, report)
 
 
 def _unseen(report: FuzzReport) -> set[str]:

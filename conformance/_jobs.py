@@ -55,22 +55,23 @@ def _run(job: tuple[Callable[[dict[str, Any], Any], Any], Any]) -> Any:
     return task(_WORKER, item)
 
 
-def ordered(
-    jobs: int,
-    spawn: Callable[[], Engine],
-    shared: Mapping[str, Any],
-    task: Callable[[dict[str, Any], T], R],
-    items: Iterable[T],
-) -> Iterator[R]:
-    """task(worker, item) for every item, run by `jobs` worker processes, yielded in the items'
-    order. Closing the iterator early (a run that stops) stops the workers and their engines."""
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_start, initargs=(spawn, dict(shared)))
-    try:
-        yield from pool.imap(_run, ((task, item) for item in items))
-        pool.close()
-        pool.join()
-    finally:
-        pool.terminate()
+class Workers:
+    """`jobs` worker processes, each with an engine started by `spawn` and the run's `shared`
+    data; a context manager (leaving it stops the workers and their engines)."""
+
+    def __init__(self, jobs: int, spawn: Callable[[], Engine], shared: Mapping[str, Any]) -> None:
+        self._pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_start, initargs=(spawn, dict(shared)))
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pool.terminate()
+        self._pool.join()
+
+    def ordered(self, task: Callable[[dict[str, Any], T], R], items: Iterable[T]) -> Iterator[R]:
+        """task(worker, item) for every item, yielded in the items' order."""
+        return self._pool.imap(_run, ((task, item) for item in items))
 
 
 def chunks(total: int, jobs: int, most: int = 50) -> list[range]:
