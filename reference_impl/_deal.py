@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import TYPE_CHECKING, Any, Final
 
@@ -103,14 +102,44 @@ def deck_indices(options: Options) -> list[int]:
     return list(_deck_of(options.bonus_cards))
 
 
-@cache
+def deck_set(options: Options) -> frozenset[int]:
+    """deck_indices() as a set (a round checks every card named against it)."""
+    found = _DECK_SETS.get(options.bonus_cards)
+    if found is None:
+        found = _DECK_SETS[options.bonus_cards] = frozenset(_deck_of(options.bonus_cards))
+    return found
+
+
+# per bonus_cards: the deck, and the deck as a set. Dicts rather than functools.cache: compiled code
+# looks a dict up directly, and every seeded deal and every round asks
+_DECKS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+_DECK_SETS: Final[dict[tuple[int, ...], frozenset[int]]] = {}
+
+
 def _deck_of(bonus_cards: tuple[int, ...]) -> tuple[int, ...]:
+    found = _DECKS.get(bonus_cards)
+    if found is not None:
+        return found
     cards = deck().cards
     used: set[int] = set()
     for units in bonus_cards:
         extra = next(c.index for c in cards[48:] if c.units == units and c.index not in used)
         used.add(extra)
-    return (*range(48), *sorted(used))
+    found = _DECKS[bonus_cards] = (*range(48), *sorted(used))
+    return found
+
+
+#: per (deal_layout, deal_packet_order) of spec/deal.yaml: its packets in dealing order, each
+#: (to the table, how many cards) - to each hand when not to the table (R-DEAL-ORDER)
+_PLANS: Final[dict[tuple[str, str], tuple[tuple[bool, int], ...]]] = {}
+
+
+def _plan(layout: str, order: str) -> tuple[tuple[bool, int], ...]:
+    found = _PLANS.get((layout, order))
+    if found is None:
+        packets = deal_layouts()[layout]["orders"][order]
+        found = _PLANS[layout, order] = tuple((True, int(p["table"])) if "table" in p else (False, int(p["hands"])) for p in packets)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,28 +213,37 @@ def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
     """Shuffle the ruleset's deck with `rng` and deal it in packets (R-SHUFFLE, R-DEAL-ORDER)."""
     cards = deck_indices(options)
     rng.shuffle(cards)
-    layout = deal_layouts()[options.deal_layout]
     n = options.players
     order = [(dealer + k) % n for k in range(1, n + 1)]
     hands: list[list[int]] = [[] for _ in range(n)]
     table: list[int] = []
     pos = 0
-    for packet in layout["orders"][options.deal_packet_order]:
-        if "table" in packet:
-            table.extend(cards[pos : pos + packet["table"]])
-            pos += packet["table"]
+    for to_table, size in _plan(options.deal_layout, options.deal_packet_order):
+        if to_table:
+            table.extend(cards[pos : pos + size])
+            pos += size
         else:
             for seat in order:
-                hands[seat].extend(cards[pos : pos + packet["hands"]])
-                pos += packet["hands"]
-    ids = deck().ids
+                hands[seat].extend(cards[pos : pos + size])
+                pos += size
+    ids = _card_ids()
     return Deal(
         players=n,
         dealer=dealer,
-        hands=tuple(tuple(ids(sorted(h))) for h in hands),
-        table=tuple(ids(table)),
-        stock=tuple(ids(cards[pos:])),
+        hands=tuple(tuple([ids[c] for c in sorted(h)]) for h in hands),
+        table=tuple([ids[c] for c in table]),
+        stock=tuple([ids[c] for c in cards[pos:]]),
     )
+
+
+_CARD_IDS: Final[list[tuple[str, ...]]] = []
+
+
+def _card_ids() -> tuple[str, ...]:
+    """Every card id by canonical index (read once from the deck)."""
+    if not _CARD_IDS:
+        _CARD_IDS.append(tuple(c.id for c in deck().cards))
+    return _CARD_IDS[0]
 
 
 def check_deal(d: Deal, options: Options, where: str = "deal") -> None:
