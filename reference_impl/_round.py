@@ -457,9 +457,13 @@ class Round:
             return self._forced_actions(seat, self.forced_card)
         ordinary = [c for c in hand if not IS_BONUS[c]]
         must = o.must_match_if_possible and self._matching(seat)
-        counts = self._month_counts(seat)
-        most = max(counts)  # a shake needs three cards of a month, a bomb three (or two and two), chongtong four
-        shakes = self._shake_months(seat, counts) if most >= 3 else []
+        counts = [0] * 13
+        for c in hand:
+            counts[MONTH[c]] += 1
+        # a shake needs three cards of a month, a bomb three (or two and two), chongtong four: asked
+        # by membership (max(counts) would be a Python-level call in compiled code)
+        three = 3 in counts or 4 in counts
+        shakes = self._shake_months(seat, counts) if three else []
         shake_with_play = bool(shakes) and o.shake_declaration == "with_triple_card_play"
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
@@ -477,7 +481,7 @@ class Round:
                 out.append(plays[c])
                 if shake_with_play and month in shakes:
                     out.append(_PLAY_SHAKE[seat][c])
-        if most >= 3 or (most == 2 and o.two_card_bomb != "off"):
+        if three or (o.two_card_bomb != "off" and 2 in counts):
             out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
             out.append(_SKIP[seat])
@@ -485,7 +489,7 @@ class Round:
             out.extend(_SHAKE[seat][m] for m in shakes)
         if len(ordinary) != len(hand) and (self.stock or not ordinary):
             out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
-        if most == 4 and o.hand_chongtong == "instant_win_or_continue":
+        if o.hand_chongtong == "instant_win_or_continue" and 4 in counts:
             out.extend(_CHONGTONG[seat][m] for m in self._chongtong_months(seat))
         if o.dual_role_mode == "owner_one_way_to_junk":
             out.extend(self._dual_actions(seat))
