@@ -784,14 +784,17 @@ class Round:
 
     def _seats(self) -> list[Seat]:
         return [
-            Seat(
-                tuple(self.captured[s]),
-                self.gos[s],
-                self.first_go_turn[s],
-                tuple(self.shaken[s]),
-                tuple(self.shake_factors[s]),
-                tuple(self.bombs[s]),
-                tuple(sorted(self.moved[s])),
+            _new_event(  # Seat(...) with every field given, minus the named tuple's argument parsing
+                Seat,
+                (
+                    tuple(self.captured[s]),
+                    self.gos[s],
+                    self.first_go_turn[s],
+                    tuple(self.shaken[s]),
+                    tuple(self.shake_factors[s]),
+                    tuple(self.bombs[s]),
+                    tuple(sorted(self.moved[s])),
+                ),
             )
             for s in range(self.n)
         ]
@@ -1194,7 +1197,7 @@ def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int,
     if selection == "taker_lowest_first":
         out: list[int] = []
         got = 0
-        for c in sorted(eligible, key=lambda c: (unit_of[c], c)):
+        for c in sorted(eligible, key=unit_of.__getitem__):  # by units; a stable sort keeps the index order
             if got >= request:
                 break
             out.append(c)
