@@ -31,6 +31,7 @@ from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEF
 from conformance._engine import EngineError, ReferenceEngine
 from conformance._fuzz import FuzzReport, fuzz, fuzz_configurations, fuzz_coverage_lines
 from conformance._harness import engine_factory, load_ledger, run
+from conformance._jobs import StdioSpawn
 from conformance._lint import coverage, coverage_lines, coverage_markdown, lint
 from conformance._live import LiveOutput
 from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
@@ -64,6 +65,7 @@ ENGINE_VARIABLE: Final = "GOSTOP_ENGINE"
 TIMEOUT_HELP = f"seconds to wait for each reply (default {DEFAULT_TIMEOUT:g})"
 STARTUP_HELP = f"seconds to wait for the hello reply (default {DEFAULT_STARTUP_TIMEOUT:g})"
 PIPELINE_HELP = f"requests sent before their replies are read (default {DEFAULT_PIPELINE}; 0: wait for each reply)"
+JOBS_HELP = "worker processes, each with an engine of its own (default 1; 0: every core); the report does not depend on it"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -150,6 +152,7 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--no-shrink", action="store_true", help="write divergences as found")
     fz.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     fz.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
+    fz.add_argument("--jobs", type=int, default=1, help=JOBS_HELP)
     pf = sub.add_parser("perft", help="count a round's decision tree (spec/perft.yaml) and compare it with the published tables")
     pf.add_argument("--deal", type=Path, required=True, help="a perft table file (scenarios/perft/*.yaml)")
     pf.add_argument("--id", default=None, help="only this table of the file")
@@ -173,6 +176,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     prof.add_argument("--out", type=Path, default=Path("reports/profile"), help="where profile.json and profile.md go")
     prof.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
+    prof.add_argument("--jobs", type=int, default=1, help=JOBS_HELP)
     rep = sub.add_parser("report", help="a static HTML compatibility report, and a badge per engine, from saved report.jsonl files")
     rep.add_argument("reports", type=Path, nargs="+", help="report.jsonl files: several engines, versions or runs")
     rep.add_argument("--out", type=Path, default=Path("compat"), help="folder for index.html and badges/ (default compat/)")
@@ -330,6 +334,15 @@ def _run(args: argparse.Namespace) -> int:
 MAX_JOBS: Final = 64
 #: the longest wait for one reply that makes sense (a day)
 MAX_SECONDS: Final = 86_400.0
+
+
+def _jobs_arg(jobs: int) -> int:
+    """--jobs of fuzz and profile: 0 is every core."""
+    if jobs == 0:
+        return os.cpu_count() or 1
+    if not 1 <= jobs <= MAX_JOBS:
+        raise InputError("--jobs", f"expected 0 (every core) or 1 to {MAX_JOBS} worker processes, got {jobs}")
+    return jobs
 
 
 def _seconds(option: str, value: float) -> float:
@@ -571,7 +584,12 @@ def _fuzz(args: argparse.Namespace) -> int:
     unknown = [r for r in args.ruleset if r not in ruleset_ids()]
     if unknown:
         raise InputError("--ruleset", f"unknown ruleset {unknown[0]!r}")
-    engine = StdioEngine(argv, message_timeout=_seconds("--timeout", args.timeout), pipeline=_pipeline(args.pipeline))
+    jobs = _jobs_arg(args.jobs)
+    if jobs > 1 and args.guided:
+        raise InputError("--jobs", "--guided picks each round from what the rounds before it reached: it runs in one job")
+    timeout, pipeline = _seconds("--timeout", args.timeout), _pipeline(args.pipeline)
+    options: dict[str, object] = {"message_timeout": timeout, "pipeline": pipeline}
+    engine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
     try:
         hello = engine.start()
         try:
@@ -594,7 +612,18 @@ def _fuzz(args: argparse.Namespace) -> int:
             return _reproduces(text, engine)
 
         report = fuzz(
-            engine, args.games, args.seed, configs, args.max_divergences, progress, not args.no_shrink, args.guided, check, args.event_log
+            engine,
+            args.games,
+            args.seed,
+            configs,
+            args.max_divergences,
+            progress,
+            not args.no_shrink,
+            args.guided,
+            check,
+            args.event_log,
+            jobs=jobs,
+            spawn=StdioSpawn(argv, options) if jobs > 1 else None,
         )
         seconds = time.perf_counter() - start
     except EngineError as exc:
@@ -638,15 +667,18 @@ def _profile(args: argparse.Namespace) -> int:
         raise InputError("--option", f"unknown option {unknown[0]!r}; expected an option id of spec/options.yaml")
     if args.base is not None and args.base not in ruleset_ids():
         raise InputError("--base", f"unknown ruleset {args.base!r}")
+    jobs = _jobs_arg(args.jobs)
     root = default_root()
     corpus = load_corpus(root)
-    engine = StdioEngine(argv, message_timeout=_seconds("--timeout", args.timeout))
+    timeout = _seconds("--timeout", args.timeout)
+    engine = StdioEngine(argv, message_timeout=timeout)
     try:
         hello = engine.start()
         claimed = [c if isinstance(c, str) else c.get("id") for c in hello.get("rulesets") or []]
         known = [str(c) for c in claimed if c in ruleset_ids()]
         base = args.base or ("matgo-2p" if "matgo-2p" in known or not known else known[0])
-        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, base=base)
+        spawn = StdioSpawn(argv, {"message_timeout": timeout}) if jobs > 1 else None
+        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, base=base, jobs=jobs, spawn=spawn)
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL

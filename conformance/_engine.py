@@ -21,6 +21,10 @@ class EngineError(Exception):
         self.kind = kind
         self.message = message
 
+    def __reduce__(self) -> tuple[type[EngineError], tuple[str, str]]:
+        # raised in a worker process (--jobs), it crosses back to the parent whole
+        return (EngineError, (self.kind, self.message))
+
 
 class Engine(Protocol):
     """An engine under test. Replies are JSON objects; `act` may reply `{"error": {code, message}}`."""

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import yaml
 
+from conformance import _jobs
 from conformance._compare import card_class, pile_class
 from conformance._declaration import ANY, Declaration
 from conformance._dependencies import probe_values
@@ -595,13 +596,72 @@ def fuzz(
     guided: bool = False,
     check: Callable[[str], bool] | None = None,
     event_log: bool = False,
+    jobs: int = 1,
+    spawn: Callable[[], Engine] | None = None,
 ) -> FuzzReport:
     """Play `games` random rounds within `configs`; every divergence class once (with its count),
     shrunk; the run stops early only after `max_divergences` classes. `check`, given a scenario's
-    text, says whether it reproduces the divergence (passes the reference, fails the engine)."""
+    text, says whether it reproduces the divergence (passes the reference, fails the engine).
+
+    With `jobs` > 1 the rounds are played by that many worker processes, each with an engine
+    started by `spawn` (`engine` then only checks the scenarios): every round is a function of
+    its seed, and the rounds are merged in order, so the report is the one job's. A guided run
+    picks each round from what the rounds before it reached: it runs in one job."""
+    if jobs > 1 and (guided or spawn is None):
+        raise ValueError("fuzz with jobs > 1 needs a spawn and no guidance")
     token = EVENT_LOG.set(event_log)
     try:
-        return _fuzz(engine, games, seed, configs, max_divergences, progress, do_shrink, guided, check)
+        return _fuzz(engine, games, seed, configs, max_divergences, progress, do_shrink, guided, check, jobs, spawn)
+    finally:
+        EVENT_LOG.reset(token)
+
+
+#: one round as a worker plays it: its index, case seed, divergence (shrunk) and the clauses cited
+_Played = tuple[int, int, "Divergence | None", set[str]]
+
+
+def _forced(configs: Sequence[FuzzConfig]) -> dict[str, dict[str, Any]]:
+    return {c.label: {k: v for k, v in c.values.items() if v and v[0] != load_ruleset(c.base).options.as_json()[k]} for c in configs}
+
+
+def _play_one(
+    g: int,
+    seed: int,
+    configs: Sequence[FuzzConfig],
+    engine: Engine,
+    reference: JsonEngine,
+    forced: Mapping[str, Mapping[str, Any]],
+    do_shrink: bool,
+    report: FuzzReport | None,
+) -> _Played:
+    """Round `g` of the run: played, and its divergence shrunk (`report`: the run so far, for guidance)."""
+    case_seed = seed * 1_000_003 + g
+    case = random_case(case_seed, configs, _unseen(report) if report is not None else None)
+    if report is not None:
+        case = guide(case, reference, report.clauses_seen, case_seed)
+    cited_now: set[str] = set()
+    try:
+        div = play_case(case, engine, reference, cited_now)
+    except EngineError as exc:
+        div = Divergence(case, -1, f"engine error: {exc.kind}: {exc.message}", None, exc.message, [], f"engine error: {exc.kind}")
+        _restart(engine)
+    if div is not None and do_shrink and not div.category.startswith("engine error"):
+        try:
+            div = shrink(div, engine, reference, forced.get(case.config, {}))
+        except EngineError:
+            _restart(engine)
+    return g, case_seed, div, cited_now
+
+
+def _play_chunk(worker: dict[str, Any], games: range) -> list[_Played]:
+    """A worker's share (conformance._jobs): consecutive rounds, played with its own engine."""
+    reference = worker.setdefault("reference", JsonEngine())
+    token = EVENT_LOG.set(worker["event_log"])
+    try:
+        return [
+            _play_one(g, worker["seed"], worker["configs"], worker["engine"], reference, worker["forced"], worker["do_shrink"], None)
+            for g in games
+        ]
     finally:
         EVENT_LOG.reset(token)
 
@@ -616,37 +676,46 @@ def _fuzz(
     do_shrink: bool,
     guided: bool,
     check: Callable[[str], bool] | None,
+    jobs: int,
+    spawn: Callable[[], Engine] | None,
 ) -> FuzzReport:
     reference = JsonEngine()
     report = FuzzReport(configurations=[c.label for c in configs])
     if not configs:
         return report
-    forced_by_config = {
-        c.label: {k: v for k, v in c.values.items() if v and v[0] != load_ruleset(c.base).options.as_json()[k]} for c in configs
-    }
+    forced = _forced(configs)
     undecided = {c.label: c.undecided for c in configs}
-    for g in range(games):
-        case_seed = seed * 1_000_003 + g
-        case = random_case(case_seed, configs, _unseen(report) if guided else None)
-        if guided:
-            case = guide(case, reference, report.clauses_seen, case_seed)
-        cited_now: set[str] = set()
-        try:
-            div = play_case(case, engine, reference, cited_now)
-        except EngineError as exc:
-            div = Divergence(case, -1, f"engine error: {exc.kind}: {exc.message}", None, exc.message, [], f"engine error: {exc.kind}")
-            _restart(engine)
+    with contextlib.ExitStack() as stack:
+        played: Iterator[_Played]
+        if jobs > 1 and spawn is not None:
+            shared = {"seed": seed, "configs": list(configs), "forced": forced, "do_shrink": do_shrink, "event_log": EVENT_LOG.get()}
+            workers = stack.enter_context(_jobs.Workers(jobs, spawn, shared))
+            played = (one for chunk in workers.ordered(_play_chunk, _jobs.chunks(games, jobs)) for one in chunk)
+        else:
+            # lazily, one round at a time: a guided round is chosen from the report as merged so far
+            played = (_play_one(g, seed, configs, engine, reference, forced, do_shrink, report if guided else None) for g in range(games))
+        _merge(played, report, games, undecided, max_divergences, progress, check, reference)
+    return report
+
+
+def _merge(
+    played: Iterator[_Played],
+    report: FuzzReport,
+    games: int,
+    undecided: Mapping[str, Sequence[str]],
+    max_divergences: int,
+    progress: Callable[[int, int, FuzzReport], None] | None,
+    check: Callable[[str], bool] | None,
+    reference: JsonEngine,
+) -> None:
+    """The rounds into the report, in their order, as they come (the run stops after `max_divergences` classes)."""
+    for g, case_seed, div, cited_now in played:
         report.rounds += 1
         for clause in cited_now - report.first_seen.keys():
             report.first_seen[clause] = report.rounds
         report.clauses_seen.update(cited_now)
         if div is not None:
-            if do_shrink and not div.category.startswith("engine error"):
-                try:
-                    div = shrink(div, engine, reference, forced_by_config.get(case.config, {}))
-                except EngineError:
-                    _restart(engine)
-            left = undecided.get(case.config, ())
+            left = undecided.get(div.case.config, ())
             if left:
                 div.caveat = f"The configuration leaves {len(left)} options undeclared; the divergence may be one of them."
             known = report.found.get(div.signature)
@@ -663,7 +732,6 @@ def _fuzz(
                     break
         if progress:
             progress(g + 1, games, report)
-    return report
 
 
 def _unseen(report: FuzzReport) -> set[str]:

@@ -33,10 +33,11 @@ values found as its exceptions.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from conformance import _jobs
 from conformance._dependencies import Dependencies, probe_values
 from conformance._engine import Engine, EngineError, ReferenceEngine
 from conformance._fuzz import NOT_FUZZED, normal_legal, normal_state
@@ -175,19 +176,40 @@ def profile(
     progress: Callable[[str], None] | None = None,
     base: str | None = None,
     rounds: int = TARGETED_ROUNDS,
+    jobs: int = 1,
+    spawn: Callable[[], Engine] | None = None,
 ) -> list[OptionProfile]:
     """The profile of every option (or of `options`): from the scenarios that depend on it, and,
-    for an option they leave undecided, from `rounds` targeted random rounds of `base`."""
+    for an option they leave undecided, from `rounds` targeted random rounds of `base`.
+
+    With `jobs` > 1 the options are profiled by that many worker processes, each with an engine
+    started by `spawn` (each plays the scenarios its options need; an engine plays a scenario the
+    same whichever process sends it): the profiles come back in the options' order, the same as
+    one job's."""
     registry = option_registry()
     names = list(options) or [o for o in registry if o not in STRUCTURAL and o not in HARNESS_ONLY]
-    engine_runs: dict[str, list[tuple[str, Json, Json]] | None] = {}
-    first = _pass(engine, corpus, dependencies, names, progress, base, rounds, {}, engine_runs)
-    # an engine with several house rules: a scenario another of them changes fits no value of this
-    # option alone; played again with the values already found clearly for the others, it may
-    decided = {p.option: p.values[0] for p in first if p.values is not None and _clear(p)}
-    if not decided:
-        return first
-    return _pass(engine, corpus, dependencies, names, None, base, rounds, decided, engine_runs)
+    with contextlib.ExitStack() as stack:
+        if jobs > 1 and spawn is not None:
+            shared = {"corpus": list(corpus), "dependencies": dict(dependencies), "base": base, "rounds": rounds}
+            workers = stack.enter_context(_jobs.Workers(jobs, spawn, shared))
+
+            def each(decided: Mapping[str, Any]) -> Iterator[OptionProfile]:
+                return workers.ordered(_option_task, ((name, dict(decided)) for name in names))
+
+        else:
+            engine_runs: dict[str, list[tuple[str, Json, Json]] | None] = {}
+            by_id = {sc.id: sc for sc in corpus}
+
+            def each(decided: Mapping[str, Any]) -> Iterator[OptionProfile]:
+                return (_option(engine, name, by_id, dependencies, base, rounds, decided, engine_runs) for name in names)
+
+        first = _pass(each({}), progress)
+        # an engine with several house rules: a scenario another of them changes fits no value of this
+        # option alone; played again with the values already found clearly for the others, it may
+        decided = {p.option: p.values[0] for p in first if p.values is not None and _clear(p)}
+        if not decided:
+            return first
+        return _pass(each(decided), None)
 
 
 def _clear(p: OptionProfile) -> bool:
@@ -197,38 +219,50 @@ def _clear(p: OptionProfile) -> bool:
     return p.values is not None and len(p.values) == 1 and not p.follows and p.votes == len(p.scenarios) >= 2 and p.overruled > 0
 
 
-def _pass(
+def _pass(found: Iterator[OptionProfile], progress: Callable[[str], None] | None) -> list[OptionProfile]:
+    out: list[OptionProfile] = []
+    for p in found:
+        if progress:
+            progress(p.option)
+        out.append(p)
+    return out
+
+
+def _option_task(worker: dict[str, Any], item: tuple[str, dict[str, Any]]) -> OptionProfile:
+    """One option in a worker process (conformance._jobs): its engine's runs of the scenarios are
+    kept for the next options it is given."""
+    name, decided = item
+    by_id = worker.setdefault("by_id", {sc.id: sc for sc in worker["corpus"]})
+    runs = worker.setdefault("engine_runs", {})
+    return _option(worker["engine"], name, by_id, worker["dependencies"], worker["base"], worker["rounds"], decided, runs)
+
+
+def _option(
     engine: Engine,
-    corpus: Sequence[Scenario],
+    name: str,
+    by_id: Mapping[str, Scenario],
     dependencies: Mapping[str, Dependencies],
-    names: Sequence[str],
-    progress: Callable[[str], None] | None,
     base: str | None,
     rounds: int,
     decided: Mapping[str, Any],
     engine_runs: dict[str, list[tuple[str, Json, Json]] | None],
-) -> list[OptionProfile]:
-    by_id = {sc.id: sc for sc in corpus}
-    out: list[OptionProfile] = []
-    for name in names:
-        context = {k: v for k, v in decided.items() if k != name}
-        if progress:
-            progress(name)
-        candidates = [sid for sid, dep in dependencies.items() if sid in by_id and dep.depends_on(name)]
-        candidates.sort(key=lambda sid: (len(dependencies[sid].passes[name]), len(dependencies[sid].passes), sid))
-        items: list[_Evidence] = []
-        for sid in candidates[:PER_OPTION]:
-            sc = by_id[sid]
-            if sid not in engine_runs:
-                engine_runs[sid] = _engine_run(engine, sc)
-            transcript = engine_runs[sid]
-            if transcript:
-                items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context)))
-        found = _weigh(name, items, [sid for sid in candidates[:PER_OPTION] if not engine_runs.get(sid)])
-        if found.values is None and base is not None and rounds:
-            found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
-        out.append(found)
-    return out
+) -> OptionProfile:
+    """The profile of one option, the values in `decided` taken for the others."""
+    context = {k: v for k, v in decided.items() if k != name}
+    candidates = [sid for sid, dep in dependencies.items() if sid in by_id and dep.depends_on(name)]
+    candidates.sort(key=lambda sid: (len(dependencies[sid].passes[name]), len(dependencies[sid].passes), sid))
+    items: list[_Evidence] = []
+    for sid in candidates[:PER_OPTION]:
+        sc = by_id[sid]
+        if sid not in engine_runs:
+            engine_runs[sid] = _engine_run(engine, sc)
+        transcript = engine_runs[sid]
+        if transcript:
+            items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context)))
+    found = _weigh(name, items, [sid for sid in candidates[:PER_OPTION] if not engine_runs.get(sid)])
+    if found.values is None and base is not None and rounds:
+        found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
+    return found
 
 
 def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], plays: str = "scenarios") -> OptionProfile:

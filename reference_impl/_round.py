@@ -6,10 +6,9 @@ docstrings and `_emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
-from reference_impl._deal import Deal, check_deal, deck_indices
+from reference_impl._deal import Deal, check_deal, deck_set
 from reference_impl._events import Action, Event, Rejection
 from reference_impl._scoring import DEC_RIBBON, Breakdown, Tally, best_breakdown, dual_cards_in, tally_best_base
 from reference_impl._settlement import (
@@ -39,6 +38,8 @@ CARD_ID: Final = tuple(c.id for c in _CARDS)
 INDEX_OF: Final = {c.id: c.index for c in _CARDS}
 
 _SEATS: Final = range(option_registry()["players"].maximum or 4)
+#: per table size, per seat: the other seats in turn order (R-TURN-ORDER)
+_OPPONENTS: Final = {n: tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n)) for n in range(2, len(_SEATS) + 1)}
 #: the actions with no more than a card, built once per seat and card: legal_actions lists them
 #: at every decision, and actions are values
 _PLAY: Final = tuple(tuple(Action("play", seat, cid) for cid in CARD_ID) for seat in _SEATS)
@@ -84,6 +85,11 @@ STEAL_CLAUSE: Final = {
     "bonus": "R-BONUS-STEAL",
 }
 
+
+#: clause tuples of the commonest events, built once
+_PLAY_CLAUSES: Final = ("R-TURN", "R-MATCH")
+_PLAY_POINT_COUNT: Final = ("R-TURN", "R-MATCH", "R-PC-PLAY")
+_MATCH: Final = ("R-MATCH",)
 
 _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
 _new_event: Final = tuple.__new__
@@ -184,7 +190,8 @@ class Round:
         self.credits = [s.skip_credits for s in states] if states else [0] * self.n
         self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
         self.moved: list[set[int]] = [{index[c] for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
-        self.deck_set = frozenset(deck_indices(o))
+        self.deck_set = deck_set(o)
+        self.opponents = _OPPONENTS[self.n]
         self.streak = deal.nagari_streak
         self.carry_extra = deal.carried_multiplier
         self.turn_no = deal.turn
@@ -231,6 +238,7 @@ class Round:
         self.credits, self.ppeoks = other.credits[:], other.ppeoks[:]
         self.moved = [set(x) for x in other.moved]
         self.deck_set, self.streak, self.carry_extra, self.turn_no = other.deck_set, other.streak, other.carry_extra, other.turn_no
+        self.opponents = other.opponents
         self.settlement, self.decision = other.settlement, other.decision
         self.ctx = None if other.ctx is None else other.ctx.copy()
         self.turn_bonus, self.forced_card, self.turns_taken = other.turn_bonus[:], other.forced_card, other.turns_taken[:]
@@ -262,8 +270,9 @@ class Round:
             "round_end", settlement.winner, (), ("R-ROUND-END", *settlement.clauses[:1]), outcome=settlement.kind, net=list(settlement.net)
         )
 
-    def _others(self, seat: int) -> list[int]:
-        return [(seat + k) % self.n for k in range(1, self.n)]
+    def _others(self, seat: int) -> tuple[int, ...]:
+        """The other seats in turn order from `seat` (built once per table size)."""
+        return self.opponents[seat]
 
     # ------------------------------------------------------------------ deal-time rules
 
@@ -448,9 +457,13 @@ class Round:
             return self._forced_actions(seat, self.forced_card)
         ordinary = [c for c in hand if not IS_BONUS[c]]
         must = o.must_match_if_possible and self._matching(seat)
-        counts = self._month_counts(seat)
-        most = max(counts)  # a shake needs three cards of a month, a bomb three (or two and two), chongtong four
-        shakes = self._shake_months(seat, counts) if most >= 3 else []
+        counts = [0] * 13
+        for c in hand:
+            counts[MONTH[c]] += 1
+        # a shake needs three cards of a month, a bomb three (or two and two), chongtong four: asked
+        # by membership (max(counts) would be a Python-level call in compiled code)
+        three = 3 in counts or 4 in counts
+        shakes = self._shake_months(seat, counts) if three else []
         shake_with_play = bool(shakes) and o.shake_declaration == "with_triple_card_play"
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
@@ -468,7 +481,7 @@ class Round:
                 out.append(plays[c])
                 if shake_with_play and month in shakes:
                     out.append(_PLAY_SHAKE[seat][c])
-        if most >= 3 or (most == 2 and o.two_card_bomb != "off"):
+        if three or (o.two_card_bomb != "off" and 2 in counts):
             out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts))
         if self.credits[seat] > 0 and (ordinary or not hand):
             out.append(_SKIP[seat])
@@ -476,7 +489,7 @@ class Round:
             out.extend(_SHAKE[seat][m] for m in shakes)
         if len(ordinary) != len(hand) and (self.stock or not ordinary):
             out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
-        if most == 4 and o.hand_chongtong == "instant_win_or_continue":
+        if o.hand_chongtong == "instant_win_or_continue" and 4 in counts:
             out.extend(_CHONGTONG[seat][m] for m in self._chongtong_months(seat))
         if o.dual_role_mode == "owner_one_way_to_junk":
             out.extend(self._dual_actions(seat))
@@ -518,10 +531,30 @@ class Round:
             raise Rejection("round_over", "the round is over")
         if action.player != self.to_act:
             raise Rejection("not_your_turn", f"seat {self.to_act} is to act, not seat {action.player}")
-        handler = _DISPATCH[self.decision].get(action.type)
-        if handler is None:
-            raise Rejection("wrong_decision", f"the pending decision is {self.decision!r}; a {action.type!r} action does not answer it")
-        handler(self, action)
+        kind = action.type
+        if kind not in HANDLERS[self.decision]:
+            raise Rejection("wrong_decision", f"the pending decision is {self.decision!r}; a {kind!r} action does not answer it")
+        # a call per kind rather than a table of methods: compiled, each is a direct call
+        if kind == "play":
+            self._play(action)
+        elif kind == "take":
+            self._take(action)
+        elif kind == "go":
+            self._go(action)
+        elif kind == "stop":
+            self._stop(action)
+        elif kind == "bomb":
+            self._bomb(action)
+        elif kind == "skip":
+            self._skip(action)
+        elif kind == "shake":
+            self._shake(action)
+        elif kind == "bonus":
+            self._bonus(action)
+        elif kind == "dual_to_junk":
+            self._dual_to_junk(action)
+        else:
+            self._chongtong(action)
         return self._flush()
 
     def _card(self, card_id: str | None) -> int:
@@ -571,7 +604,7 @@ class Round:
         if a.shake:
             self._do_shake(seat, month)
         self.hands[seat].remove(c)
-        self._emit("play", seat, (c,), ("R-TURN", "R-MATCH") + (("R-PC-PLAY",) if o.scoring_system == "point_count" else ()))
+        self._emit("play", seat, (c,), _PLAY_POINT_COUNT if o.scoring_system == "point_count" else _PLAY_CLAUSES)
         if not on:
             ctx = _Turn(seat, "discard", month, c)
             on.append(c)
@@ -613,7 +646,7 @@ class Round:
         multiplier = not two or o.two_card_bomb == "full_bomb"
         self.bombs[seat].append((month, multiplier))
         if steal:
-            self.pending_steals.append(("bomb", steal, tuple(self._others(seat))))
+            self.pending_steals.append(("bomb", steal, self._others(seat)))
         credits = 0
         if o.bomb_compensation == "skip_credits_2" and (not two or o.two_card_bomb == "full_bomb"):
             credits = len(played) - 1
@@ -679,7 +712,7 @@ class Round:
             if self.o.bonus_replacement_use == "must_play_replacement":
                 self.forced_card = r
         if self.o.bonus_steal:
-            self.pending_steals.append(("bonus", self.o.bonus_steal, tuple(self._others(seat))))
+            self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(seat)))
         self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), source="hand", replacement=list(_ids(replacement)))
 
     def _check_forced(self, card: int | None) -> None:
@@ -751,14 +784,17 @@ class Round:
 
     def _seats(self) -> list[Seat]:
         return [
-            Seat(
-                tuple(self.captured[s]),
-                self.gos[s],
-                self.first_go_turn[s],
-                tuple(self.shaken[s]),
-                tuple(self.shake_factors[s]),
-                tuple(self.bombs[s]),
-                tuple(sorted(self.moved[s])),
+            _new_event(  # Seat(...) with every field given, minus the named tuple's argument parsing
+                Seat,
+                (
+                    tuple(self.captured[s]),
+                    self.gos[s],
+                    self.first_go_turn[s],
+                    tuple(self.shaken[s]),
+                    tuple(self.shake_factors[s]),
+                    tuple(self.bombs[s]),
+                    tuple(sorted(self.moved[s])),
+                ),
             )
             for s in range(self.n)
         ]
@@ -778,7 +814,7 @@ class Round:
                 ctx.flip_bonus.append(c)
                 self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), source="flip")
                 if self.o.bonus_steal:
-                    self.pending_steals.append(("bonus", self.o.bonus_steal, tuple(self._others(ctx.actor))))
+                    self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(ctx.actor)))
                 continue
             ctx.flip = c
             self._emit("flip", ctx.actor, (c,), ("R-FLIP",))
@@ -904,20 +940,20 @@ class Round:
         ctx.captures.extend(cards)
         if owner is None:
             clauses: tuple[str, ...] = ("R-STACK-CAPTURE", "R-TABLE-TRIPLE")
-            units, payers = o.table_triple_capture_steal, tuple(self._others(actor))
+            units, payers = o.table_triple_capture_steal, self._others(actor)
         elif owner == actor:
             clauses = ("R-STACK-CAPTURE", "R-PPEOK-CAPTURE")
-            units, payers = o.own_ppeok_capture_steal, tuple(self._others(actor))
+            units, payers = o.own_ppeok_capture_steal, self._others(actor)
         else:
             clauses = ("R-STACK-CAPTURE", "R-PPEOK-CAPTURE")
             units = o.ppeok_capture_steal
-            payers = (owner,) if o.ppeok_steal_payers == "creator_only" else tuple(self._others(actor))
+            payers = (owner,) if o.ppeok_steal_payers == "creator_only" else self._others(actor)
         self._emit("stack_capture", actor, cards, clauses, month=month, owner=owner)
         self._request("stack_capture", units, actor, payers)
 
     def _request(self, kind: str, units: int, actor: int, payers: tuple[int, ...] | None = None) -> None:
         if units > 0:
-            self.pending_steals.append((kind, units, payers if payers is not None else tuple(self._others(actor))))
+            self.pending_steals.append((kind, units, payers if payers is not None else self._others(actor)))
 
     def _finish(self, ctx: _Turn) -> None:
         """End of a turn: captures, sweep, final-turn exemptions, steals, three ppeok, Go/Stop."""
@@ -927,10 +963,11 @@ class Round:
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last  # R-FINAL-TURN
         if taken:
             self._gain(actor, taken)
-            point_count = ("R-PC-PLAY",) if o.scoring_system == "point_count" else ()
+            point_count = o.scoring_system == "point_count"
             if final:
                 ctx.trace.append("R-FINAL-TURN")
-            self._emit("capture", actor, sorted(taken), ("R-MATCH", *point_count, *ctx.trace))
+            clauses = ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace) if point_count or ctx.trace else _MATCH
+            self._emit("capture", actor, sorted(taken), clauses)
         self._check_sweep(ctx)
         first_turn = self.turns_taken[actor] == 0
         self.turns_taken[actor] += 1
@@ -1156,12 +1193,6 @@ class Round:
         }
 
 
-#: HANDLERS with the methods themselves, looked up once (a lookup by name per action costs)
-_DISPATCH: Final[dict[str, dict[str, Callable[[Round, Action], None]]]] = {
-    decision: {kind: getattr(Round, name) for kind, name in table.items()} for decision, table in HANDLERS.items()
-}
-
-
 def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:
     """R-STEAL: which of `eligible` (sorted by index) the giver surrenders for `request` units."""
     if not eligible or request <= 0:
@@ -1171,7 +1202,7 @@ def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int,
     if selection == "taker_lowest_first":
         out: list[int] = []
         got = 0
-        for c in sorted(eligible, key=lambda c: (unit_of[c], c)):
+        for c in sorted(eligible, key=unit_of.__getitem__):  # by units; a stable sort keeps the index order
             if got >= request:
                 break
             out.append(c)

@@ -79,6 +79,9 @@ class Breakdown(NamedTuple):
         }
 
 
+_new_tuple: Final = tuple.__new__
+
+
 def _mask(indices: Iterable[int]) -> int:
     return sum(1 << i for i in set(indices))
 
@@ -221,25 +224,29 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     # R-SCORE-JUNK
     junk_points = max(0, units - o.junk_threshold + 1)
     base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points + extra_points
-    return Breakdown(
-        brights,
-        bright_points,
-        animals,
-        animal_points,
-        godori_points,
-        ribbons,
-        ribbon_points,
-        dans,
-        dan_points,
-        units,
-        junk_cards,
-        junk_points,
-        extra_points,
-        base,
-        winner_bonus,
-        tuple(CARD_IDS[c] for c in junk),
-        held,
-        o,
+    # every field given, without the named tuple's argument-parsing __new__ (settlement weighs several a round)
+    return _new_tuple(
+        Breakdown,
+        (
+            brights,
+            bright_points,
+            animals,
+            animal_points,
+            godori_points,
+            ribbons,
+            ribbon_points,
+            dans,
+            dan_points,
+            units,
+            junk_cards,
+            junk_points,
+            extra_points,
+            base,
+            winner_bonus,
+            tuple(CARD_IDS[c] for c in junk),
+            held,
+            o,
+        ),
     )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Final
 
 from spec._schemas import load_spec_file
@@ -66,8 +65,19 @@ class Deck:
         return self.cards[index].id
 
 
-@cache
 def deck() -> Deck:
+    """The deck of spec/deck.yaml, loaded once (R-CARD-IDS)."""
+    if not _DECK:
+        _DECK.append(_load_deck())
+    return _DECK[0]
+
+
+#: deck()'s one value: a plain function over a list rather than functools.cache, whose decorated
+#: type mypyc cannot determine where a compiled module reads `deck()` at import time (make compiled)
+_DECK: Final[list[Deck]] = []
+
+
+def _load_deck() -> Deck:
     located = load_spec_file("deck.yaml", "deck")
     raw = located.data
     cards: list[Card] = []

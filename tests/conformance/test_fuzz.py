@@ -6,6 +6,8 @@ reference engine, and carries on."""
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -173,3 +175,41 @@ def test_a_shaped_deal_is_the_same_cards_in_the_same_places(ruleset: str) -> Non
         months = [[c[:3] for c in h if c.startswith("m")] for h in shaped["hands"]]
         chongtong += any(h.count(m) == 4 for h in months for m in set(h))
     assert chongtong >= 30  # about one deal in eight or more; by chance, a fraction of a percent
+
+
+def _fuzz_cli(cwd: Path, *args: str) -> tuple[str, dict[str, bytes]]:
+    """`gostop-conformance fuzz` run in `cwd`: its output without the timing line, and the
+    scenarios it wrote (name -> bytes)."""
+    engine = f"{sys.executable} -m reference_impl --stdio --mutant jjok-no-steal"
+    cwd.mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance", "fuzz", "--engine", engine, "--out", "found", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr  # the mutant diverges
+    timing = re.compile(r"^\d+ rounds in [\d.]+s \(\d+ rounds/s\), ", re.MULTILINE)
+    assert timing.search(proc.stdout), proc.stdout
+    written = {p.name: p.read_bytes() for p in sorted((cwd / "found").iterdir())}
+    return timing.sub("<timing> ", proc.stdout), written
+
+
+@needs_interpreted
+def test_jobs_do_not_change_the_report(tmp_path: Path) -> None:
+    """--jobs 2 plays the rounds in two worker processes and merges them in order: the same
+    output and the same scenario files, byte for byte, as one job (the timing aside)."""
+    one = _fuzz_cli(tmp_path / "one", "--games", "40", "--seed", "3", "--jobs", "1")
+    two = _fuzz_cli(tmp_path / "two", "--games", "40", "--seed", "3", "--jobs", "2")
+    assert one[1], "the run wrote no scenario: nothing was compared"
+    assert one == two
+
+
+def test_a_guided_run_is_one_job(capsys: pytest.CaptureFixture[str]) -> None:
+    """A guided round is picked from the rounds before it: --guided with --jobs 2 is a usage error."""
+    from conformance._cli import main
+
+    assert main(["fuzz", "--engine", f"{sys.executable} -m reference_impl --stdio", "--guided", "--jobs", "2"]) == 2
+    assert "--jobs" in capsys.readouterr().err

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from conformance import ReferenceEngine, default_root, load_corpus
 from conformance import _dependencies as dependencies
 from conformance._dependencies import probe_values
-from conformance._profile import HARNESS_ONLY, STRUCTURAL, _pass, declaration, profile, table
+from conformance._profile import HARNESS_ONLY, STRUCTURAL, _option, declaration, profile, table
 from conformance._stdio import StdioEngine
 from spec import option_registry
 from tests.conftest import needs_interpreted
@@ -116,7 +118,7 @@ def test_a_difference_elsewhere_says_nothing_of_an_option() -> None:
     first where that option plays no part: they are set aside (elsewhere), not counted against
     every value; the second pass, with jjok_steal's value found, makes them conclusive."""
     engine = ForcedMany({"jjok_steal": 0, "pi_bak_max_units": 0})
-    [alone] = _pass(engine, CORPUS, STORED, ["pi_bak_max_units"], None, None, 0, {}, {})
+    alone = _option(engine, "pi_bak_max_units", BY_ID, STORED, None, 0, {}, {})
     assert alone.elsewhere and not alone.unexplained and alone.values is not None and 0 in alone.values, alone.confidence
     found = {p.option: p for p in profile(engine, CORPUS, STORED, ["jjok_steal", "pi_bak_max_units"])}
     assert found["jjok_steal"].values == (0,)
@@ -136,3 +138,27 @@ def test_a_finding_from_one_play_is_a_lead_not_a_declaration() -> None:
     [found] = profile(Forced("jjok_steal", 0), [BY_ID["events-jjok-steal-zero"]], STORED, ["jjok_steal"])
     assert found.values == (0,) and found.weak and "weak" in found.confidence
     assert declaration([found], "matgo-2p") == {"rulesets": ["matgo-2p"]}
+
+
+@needs_interpreted
+def test_jobs_do_not_change_the_profile(tmp_path: Path) -> None:
+    """profile --jobs 2 profiles the options in two worker processes, each with its own engine:
+    the output, profile.json and profile.md are one job's, byte for byte."""
+    engine = f"{sys.executable} -m reference_impl --stdio --mutant jjok-no-steal"
+    options = ["--option", "jjok_steal", "--option", "pi_bak", "--option", "ttadak_steal"]
+    made = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}"
+        proc = subprocess.run(
+            [sys.executable, "-m", "conformance", "profile", "--engine", engine, "--out", "found", *options, "--jobs", jobs],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        (tmp_path / "found").rename(out)
+        made.append((proc.stdout, (out / "profile.json").read_bytes(), (out / "profile.md").read_bytes()))
+    assert "jjok_steal" in made[0][0]
+    assert made[0] == made[1]
