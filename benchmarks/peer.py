@@ -1,12 +1,13 @@
 """Random full rounds per second of a peer engine and of ours, side by side, interleaved.
 
-    python benchmarks/peer.py --peer /path/to/gostop-ts [--rounds N] [--pairs P]
+    python benchmarks/peer.py --peer /path/to/gostop-ts [--rounds N] [--peer-rounds M] [--pairs P]
 
 The peer is bipark/gostop-ts (TypeScript), run from a local checkout with `npm install` done: it
 is never part of this repository (its licence is non-commercial). benchmarks/peer_driver.mjs
 drives it in process in Node; our engine runs in process in Python, interpreted, and compiled
 too when build/venv-compiled exists (make compiled). The workload is rounds.py's: N rounds of two
-players (matgo-2p), round k dealt from seed k, a seeded random legal choice at every decision;
+players (matgo-2p; M, by default 10 N, for the peer, so that its runs last about as long as ours),
+round k dealt from seed k, a seeded random legal choice at every decision;
 bonus cards off, and on (the peer's three bonus cards, two double junk and a triple junk: our
 matgo-2p with bonus_cards [2, 2, 3]).
 
@@ -118,7 +119,10 @@ def line(metric: str, runs: list[float], digits: int, **labels: object) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--peer", default=os.environ.get("GOSTOP_TS"), help="a gostop-ts checkout, npm install done (or GOSTOP_TS)")
-    p.add_argument("--rounds", type=int, default=3000, help="rounds per run (default 3000)")
+    p.add_argument("--rounds", type=int, default=3000, help="rounds per run of our engine (default 3000)")
+    p.add_argument(
+        "--peer-rounds", type=int, default=None, help="rounds per run of the peer (default 10 x --rounds: runs of about the same length)"
+    )
     p.add_argument("--pairs", type=int, default=5, help="interleaved runs of each engine (default 5, at least 5 for a median worth citing)")
     p.add_argument("--no-compiled", action="store_true", help="leave out the compiled engine even when build/venv-compiled exists")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -145,16 +149,19 @@ def main() -> None:
     for w in workers[1:]:
         if w.hello["build"] != w.name:
             sys.exit(f"the {w.name} worker runs the {w.hello['build']} engine")
+    # the peer plays ~10x faster: as many rounds would make its runs too short to share the
+    # machine's load with ours
+    rounds = {w.name: args.rounds for w in workers} | {"gostop-ts": args.peer_rounds or 10 * args.rounds}
     try:
         for w in workers:  # warm-up: imports, spec loading, caches, the JIT
             for bonus in BONUS:
-                w.run(bonus, max(1, args.rounds // 5))
+                w.run(bonus, max(1, rounds[w.name] // 5))
         rates: dict[tuple[str, str], list[float]] = {}
         actions: dict[tuple[str, str], float] = {}
         for _ in range(args.pairs):
             for bonus in BONUS:
                 for w in workers:
-                    r = w.run(bonus, args.rounds)
+                    r = w.run(bonus, rounds[w.name])
                     rates.setdefault((w.name, bonus), []).append(r["rounds"] / r["seconds"])
                     actions[w.name, bonus] = r["actions"] / r["rounds"]
     finally:
