@@ -824,6 +824,17 @@ def _round_scope_includes_own_last() -> list[Patch]:
     return _flip_rewrite(rewrite)
 
 
+def _own_scope_misses_round_last() -> list[Patch]:
+    """Under each_player_last_hand_card only the actor's own last turn is final: the turn that
+    empties the stock while the actor still holds a card is not (R-FINAL-TURN: it is final as well)."""
+
+    def rewrite(rnd: round_mod.Round, ctx: Any) -> None:
+        if rnd.o.final_turn_scope == "each_player_last_hand_card" and not ctx.actor_last:
+            ctx.round_last = False
+
+    return _flip_rewrite(rewrite)
+
+
 def _chongtong_order_from_dealer() -> list[Patch]:
     """Two chongtong holders are ranked in turn order from the dealer, not from the first player."""
     original = round_mod.Round._deal_time
@@ -1342,6 +1353,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "R-FINAL-TURN",
         "under round_final_turn a player's own last turn is final too",
         _round_scope_includes_own_last,
+    ),
+    Mutant(
+        "own-scope-misses-round-last",
+        "events",
+        "R-FINAL-TURN",
+        "under each_player_last_hand_card the round's last turn is final only if it is the actor's own last",
+        _own_scope_misses_round_last,
     ),
     Mutant(
         "chongtong-order-from-dealer",
