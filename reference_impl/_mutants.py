@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import reference_impl._deal as deal_mod
+import reference_impl._match as match_mod
 import reference_impl._round as round_mod
 import reference_impl._scoring as scoring_mod
 import reference_impl._settlement as settlement_mod
 from reference_impl._build import engine_build
 from reference_impl._events import Action
-from spec import InputError, Options, Ruleset
+from spec import InputError, Options, Ruleset, deck
 
 Patch = tuple[Any, str, Any]
 
@@ -318,6 +319,560 @@ def _go_last_ignores_credits() -> list[Patch]:
     return [(round_mod.Round, "_go_forced_stop", forced)]
 
 
+# ------------------------------------------------------------------ issue 15: more mutants from the prose
+
+
+def _next_round_rewrite(rewrite: Callable[[round_mod.Round, dict[str, Any]], dict[str, Any]]) -> list[Patch]:
+    """Patch Round.next_round: `rewrite` changes what a finished round hands to the next one."""
+    original = round_mod.Round.next_round
+
+    def next_round(self: round_mod.Round) -> dict[str, Any]:
+        return rewrite(self, dict(original(self)))
+
+    return [(round_mod.Round, "next_round", next_round)]
+
+
+def _kind(rnd: round_mod.Round) -> str:
+    assert rnd.settlement is not None
+    return rnd.settlement.kind
+
+
+def _redeal_as_nagari_streak() -> list[Patch]:
+    """A redeal is run through the void-round path for the carry (R-REDEAL: it leaves it unchanged)."""
+
+    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        if _kind(rnd) == "redeal":
+            nxt["nagari_streak"] = rnd.streak + 1
+        return nxt
+
+    return _next_round_rewrite(rewrite)
+
+
+def _redeal_counted() -> list[Patch]:
+    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        if _kind(rnd) == "redeal":
+            nxt["counts_as_round"] = True
+        return nxt
+
+    return _next_round_rewrite(rewrite)
+
+
+def _redeal_resets_carry() -> list[Patch]:
+    """A redeal starts afresh, as if the void rounds before it were forgotten."""
+
+    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        if _kind(rnd) == "redeal":
+            nxt["nagari_streak"], nxt["carried_multiplier"] = 0, 1
+        return nxt
+
+    return _next_round_rewrite(rewrite)
+
+
+def _void_passes_deal(kinds: tuple[str, ...]) -> Callable[[], list[Patch]]:
+    """After a round of one of `kinds` the deal passes to the next seat (R-NEXT-DEALER: it stays)."""
+
+    def patches() -> list[Patch]:
+        def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+            if _kind(rnd) in kinds:
+                nxt["dealer"] = (rnd.dealer + 1) % rnd.n
+            return nxt
+
+        return _next_round_rewrite(rewrite)
+
+    return patches
+
+
+def _nagari_streak_not_cumulative() -> list[Patch]:
+    """Each void round sets the streak to one instead of adding to it."""
+
+    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        if _kind(rnd) == "nagari":
+            nxt["nagari_streak"] = 1
+        return nxt
+
+    return _next_round_rewrite(rewrite)
+
+
+def _instant_win_dealer_keeps() -> list[Patch]:
+    """Only a Stop passes the deal to the winner; after an instant win the dealer deals again."""
+
+    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        if _kind(rnd) in _INSTANT_WINS:
+            nxt["dealer"] = rnd.dealer
+        return nxt
+
+    return _next_round_rewrite(rewrite)
+
+
+def _pc_tie_lowest_seat() -> list[Patch]:
+    """A tie for the best point-count balance goes to the lowest seat number, not turn order from the dealer."""
+
+    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        s = rnd.settlement
+        if s is not None and s.kind == "point_count":
+            nxt["dealer"] = s.net.index(max(s.net))
+        return nxt
+
+    return _next_round_rewrite(rewrite)
+
+
+def _pc_dealer_keeps() -> list[Patch]:
+    """No single player stops in the point-count variant, so the dealer keeps the deal."""
+
+    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        if _kind(rnd) == "point_count":
+            nxt["dealer"] = rnd.dealer
+        return nxt
+
+    return _next_round_rewrite(rewrite)
+
+
+def _first_dealer(draw: Callable[[Options, deal_mod.SplitMix64], int]) -> list[Patch]:
+    """Replace the first-dealer draw everywhere it is looked up."""
+    return [(deal_mod, "draw_first_dealer", draw), (match_mod, "draw_first_dealer", draw)]
+
+
+def _day_night_draw(all_redraw: bool, kind_sign: int | None, same_deck: bool) -> Callable[[], list[Patch]]:
+    """The R-FIRST-DEALER draw with one slip: every player redraws after a tie (`all_redraw`),
+    the kind tie-break runs one way whatever the rule (`kind_sign`: +1 higher kind, 0 none, None
+    as specified), or a redraw takes the next cards of the same deck (`same_deck`)."""
+
+    def draw(o: Options, rng: deal_mod.SplitMix64) -> int:
+        n = o.players
+        if o.first_dealer == "seeded_random":
+            return rng.below(n)
+        cards = deck().cards
+        seats = list(range(n))
+        order = list(range(48))
+        rng.shuffle(order)
+        pos = 0
+        while True:
+            if not same_deck and pos:
+                order = list(range(48))
+                rng.shuffle(order)
+                pos = 0
+            drawn = {seat: cards[order[pos + k]] for k, seat in enumerate(seats)}
+            pos += len(seats)
+            sign = 1 if o.first_dealer == "draw_day_high" else -1
+            ks = sign if kind_sign is None else kind_sign
+            keys = {seat: (sign * c.month, ks * deal_mod.KIND_RANK[c.kind]) for seat, c in drawn.items()}
+            best = max(keys.values())
+            tied = [seat for seat in seats if keys[seat] == best]
+            if len(tied) == 1:
+                return tied[0]
+            if not all_redraw:
+                seats = tied
+            if same_deck and pos + len(seats) > 48:
+                pos = 0
+                rng.shuffle(order)
+
+    return lambda: _first_dealer(draw)
+
+
+def _exhaust_winner(pick: Callable[[round_mod.Round, list[int]], int]) -> Callable[[], list[Patch]]:
+    """R-EXHAUST-AFTER-GO with another Go-caller settled than the one who called Go last."""
+
+    def patches() -> list[Patch]:
+        original = round_mod.Round._round_exhausted
+
+        def exhausted(self: round_mod.Round) -> None:
+            callers = [s for s in range(self.n) if self.gos[s] > 0]
+            o = self.o
+            if o.scoring_system == "gostop" and callers and o.deck_exhausted_after_go == "last_go_caller_wins":
+                winner = pick(self, callers)
+                self._end(settlement_mod.settle_stop("last_go_caller_wins", winner, self._seats(), self.streak, o, self.carry_extra))
+                return
+            original(self)
+
+        return [(round_mod.Round, "_round_exhausted", exhausted)]
+
+    return patches
+
+
+def _advance_by_hand() -> list[Patch]:
+    """The next player is the next one holding a hand card: a player left with only skip
+    credits is passed over (R-BOMB-SKIP: a credit is something to play)."""
+
+    def advance(self: round_mod.Round, actor: int) -> None:
+        if self.stock:
+            for k in range(1, self.n + 1):
+                seat = (actor + k) % self.n
+                if self.hands[seat]:
+                    self.to_act = seat
+                    self.decision = round_mod.TURN
+                    return
+        self._round_exhausted()
+
+    return [(round_mod.Round, "_advance", advance)]
+
+
+def _go_last_ignores_stock() -> list[Patch]:
+    """Whether the actor has a later turn is judged by their own hand and credits alone: an
+    empty stock does not force a Stop."""
+
+    def forced(self: round_mod.Round, seat: int) -> bool:
+        return self.o.go_on_last_turn == "forced_stop" and not self._has_turn(seat)
+
+    return [(round_mod.Round, "_go_forced_stop", forced)]
+
+
+def _go_base_first_only() -> list[Patch]:
+    """The rise is measured against the base of the first Go, never updated by later Gos. Round.apply
+    is patched: the handlers are dispatched from a table built at import."""
+    original = round_mod.Round.apply
+
+    def apply(self: round_mod.Round, a: Any) -> Any:
+        seat = self.to_act
+        before, had = self.go_base[seat], self.gos[seat]
+        out = original(self, a)
+        if a.type == "go" and had:
+            self.go_base[seat] = before
+        return out
+
+    return [(round_mod.Round, "apply", apply)]
+
+
+def _final_ppeok_uncounted() -> list[Patch]:
+    """A last-turn ppeok captured at once (final_turn_ppeok = capture_three) is not counted,
+    because no stack was left (R-THREE-PPEOK counts it)."""
+    original = round_mod.Round._ppeok
+
+    def ppeok(self: round_mod.Round, ctx: Any, f: int) -> None:
+        original(self, ctx, f)
+        if ctx.made_ppeok and ctx.month not in self.stack_owner:
+            self.ppeoks[ctx.actor] -= 1
+            ctx.made_ppeok = False
+
+    return [(round_mod.Round, "_ppeok", ppeok)]
+
+
+def _three_ppeok_after_steals() -> list[Patch]:
+    """The turn's steals are performed before the three-ppeok instant win ends the round."""
+    original = round_mod.Round._finish
+
+    def finish(self: round_mod.Round, ctx: Any) -> None:
+        if ctx.made_ppeok and self.ppeoks[ctx.actor] == 3 and self.o.three_ppeok_win != "off" and self.pending_steals:
+            self._perform_steals(ctx.actor, False)
+        original(self, ctx)
+
+    return [(round_mod.Round, "_finish", finish)]
+
+
+def _sweep_rewrite(swept: Callable[[round_mod.Round, Any], bool]) -> list[Patch]:
+    """Patch Round._check_sweep under the default definition: `swept` says whether the turn sweeps."""
+    original = round_mod.Round._check_sweep
+
+    def check(self: round_mod.Round, ctx: Any) -> None:
+        o = self.o
+        if o.sweep_steal > 0 and ctx.captures and swept(self, ctx):
+            self._emit("sweep", ctx.actor, (), ("R-SWEEP",), definition=o.sweep_definition)
+            self._request("sweep", o.sweep_steal, ctx.actor)
+            return
+        original(self, ctx)
+
+    return [(round_mod.Round, "_check_sweep", check)]
+
+
+def _sweep_before_flip() -> list[Patch]:
+    """The table is checked after the hand capture: a flipped card left alone on it still sweeps."""
+
+    def swept(rnd: round_mod.Round, ctx: Any) -> bool:
+        left = [c for month in rnd.table for c in month]
+        return (
+            rnd.o.sweep_definition == "table_empty_at_turn_end" and ctx.flip is not None and left == [ctx.flip] and ctx.hand in ctx.captures
+        )
+
+    return _sweep_rewrite(swept)
+
+
+def _sweep_ignores_stacks() -> list[Patch]:
+    """Only loose cards count: a table holding nothing but stacks is swept."""
+
+    def swept(rnd: round_mod.Round, ctx: Any) -> bool:
+        loose = [c for m, cards in enumerate(rnd.table) if m not in rnd.stack_owner for c in cards]
+        return rnd.o.sweep_definition == "table_empty_at_turn_end" and not loose
+
+    return _sweep_rewrite(swept)
+
+
+def _two_cards_sweep(loose: Callable[[list[int]], bool]) -> Callable[[], list[Patch]]:
+    """two_cards_cleared with another condition on the table at the turn's start."""
+
+    def patches() -> list[Patch]:
+        def swept(rnd: round_mod.Round, ctx: Any) -> bool:
+            start = rnd.table_at_start
+            return rnd.o.sweep_definition == "two_cards_cleared" and loose(start) and all(c in ctx.captures for c in start)
+
+        return _sweep_rewrite(swept)
+
+    return patches
+
+
+def _steals_per_request(combine: str) -> list[Patch]:
+    """R-EVENTS-STACK done another way: `separate` surrenders each request on its own, `largest`
+    only the largest request of each opponent, `first` only the turn's first request."""
+
+    def perform(self: round_mod.Round, actor: int, final: bool) -> None:
+        o = self.o
+        requests: list[tuple[str, int, tuple[int, ...]]] = [r for r in self.pending_steals if not (final and r[0] in o.final_turn_exempt)]
+        self.pending_steals = []
+        if combine == "first":
+            requests = requests[:1]
+        if combine == "separate":
+            for kind, units, payers in requests:
+                for payer in self._others(actor):
+                    if payer in payers:
+                        self._surrender(payer, actor, units, (round_mod.STEAL_CLAUSE[kind],))
+            return
+        owed = [0] * self.n
+        for _, units, payers in requests:
+            for p in payers:
+                owed[p] = max(owed[p], units) if combine == "largest" else owed[p] + units
+        for payer in self._others(actor):
+            if owed[payer]:
+                self._surrender(payer, actor, owed[payer], ())
+
+    return [(round_mod.Round, "_perform_steals", perform)]
+
+
+def _bomb_bonus_steal_exempt() -> list[Patch]:
+    """A final turn withholds every steal, the bomb and bonus-card steals too (R-FINAL-TURN: never those)."""
+    original = round_mod.Round._perform_steals
+
+    def perform(self: round_mod.Round, actor: int, final: bool) -> None:
+        if final:
+            self.pending_steals = [r for r in self.pending_steals if r[0] not in ("bomb", "bonus")]
+        original(self, actor, final)
+
+    return [(round_mod.Round, "_perform_steals", perform)]
+
+
+def _stack_bonus_to_creator() -> list[Patch]:
+    """The bonus cards buried in a ppeok stack go back to its creator when it is captured."""
+    original = round_mod.Round._capture_stack
+
+    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+        owner = self.stack_owner.get(month)
+        buried = list(self.stack_bonus.get(month, []))
+        if owner is not None and owner != ctx.actor and buried:
+            self.stack_bonus[month] = []
+            self._gain(owner, buried)
+        original(self, ctx, month, extra)
+
+    return [(round_mod.Round, "_capture_stack", capture)]
+
+
+def _flip_bonus_not_buried() -> list[Patch]:
+    """A bonus card flipped in a ppeok turn goes to the actor's pile instead of into the stack."""
+    original = round_mod.Round._ppeok
+
+    def ppeok(self: round_mod.Round, ctx: Any, f: int) -> None:
+        kept = list(ctx.flip_bonus)
+        original(self, ctx, f)
+        month = ctx.month
+        if ctx.made_ppeok and month in self.stack_owner and kept:
+            self.stack_bonus[month] = [b for b in self.stack_bonus.get(month, []) if b not in kept]
+            ctx.flip_bonus = kept
+
+    return [(round_mod.Round, "_ppeok", ppeok)]
+
+
+def _stack_bonus_steals() -> list[Patch]:
+    """Bonus cards captured inside a stack grant the bonus-card steal (R-BONUS-STEAL: they grant nothing)."""
+    original = round_mod.Round._capture_stack
+
+    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+        buried = len(self.stack_bonus.get(month, []))
+        original(self, ctx, month, extra)
+        for _ in range(buried):
+            self._request("bonus", self.o.bonus_steal, ctx.actor)
+
+    return [(round_mod.Round, "_capture_stack", capture)]
+
+
+def _dual_decision_kept() -> list[Patch]:
+    """A dual_to_junk at a Go/Stop decision never makes the decision lapse, even when the player
+    is no longer eligible (R-DUAL-ROLE: the decision lapses and the turn ends)."""
+    original = round_mod.Round.apply
+
+    def apply(self: round_mod.Round, a: Any) -> Any:
+        if a.type != "dual_to_junk" or self.decision != round_mod.GO_STOP:
+            return original(self, a)
+        self._advance = lambda actor: None  # type: ignore[method-assign]
+        try:
+            return original(self, a)
+        finally:
+            del self._advance
+
+    return [(round_mod.Round, "apply", apply)]
+
+
+def _stolen_dual_reverts() -> list[Patch]:
+    """A surrendered dual-role card counts as an animal again for its taker (R-STEAL: it keeps its role)."""
+    original = round_mod.Round._surrender
+
+    def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
+        before = set(self.moved[taker])
+        original(self, giver, taker, units, why)
+        self.moved[taker] = before
+
+    return [(round_mod.Round, "_surrender", surrender)]
+
+
+def _best_base_scores(seat: settlement_mod.Seat, o: Options) -> list[Any]:
+    """Each loser is scored with the allocation that maximises their own base (R-DUAL-ROLE (1)),
+    not the one that minimises what they pay (3)."""
+    return [scoring_mod.best_breakdown(seat.pile, o, seat.moved_to_junk)]
+
+
+def _display_allocation_everywhere() -> list[Patch]:
+    """Under auto_best every player settles with the allocation of their best base (R-DUAL-ROLE
+    (1)), as if the display allocation were the only one (the winner's is (2), each loser's (3))."""
+    original = scoring_mod.fixed_allocation  # what settlement imported
+
+    def fixed(pile: Any, o: Options, moved: Any) -> frozenset[int] | None:
+        got = original(pile, o, moved)
+        duals = scoring_mod.dual_cards_in(pile, o)
+        if got is not None or not duals:
+            return got
+        best = scoring_mod.best_breakdown(pile, o, moved).base
+        return next(a for a in scoring_mod.allocations(duals) if scoring_mod.breakdown(pile, o, a).base == best)
+
+    return [(settlement_mod, "fixed_allocation", fixed)]
+
+
+def _bak_added(extra: Callable[[Any, Any, Any, Options], str | None]) -> list[Patch]:
+    """Patch settlement._loser_baks: `extra` names one more bak a loser gets, or None."""
+    original = settlement_mod._loser_baks
+
+    def baks(win: Any, lose: Any, pile: Any, o: Options) -> list[str]:
+        out = original(win, lose, pile, o)
+        more = extra(win, lose, pile, o)
+        if more is not None and more not in out:
+            out.append(more)
+        return out
+
+    return [(settlement_mod, "_loser_baks", baks)]
+
+
+def _gwang_bak_any_winner_bright() -> list[Patch]:
+    """Gwang-bak when the winner holds any bright, with or without bright points."""
+
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+        rain_off = not o.gwang_bak_rain_protects and scoring_mod.RAIN_BRIGHT in pile
+        return "gwang_bak" if o.gwang_bak and win.brights > 0 and lose.brights - (1 if rain_off else 0) == 0 else None
+
+    return _bak_added(extra)
+
+
+def _rain_always_exposes() -> list[Patch]:
+    """With the rain bright not protecting, a loser holding it is gwang-bak even beside another bright."""
+
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+        exposed = not o.gwang_bak_rain_protects and scoring_mod.RAIN_BRIGHT in pile
+        return "gwang_bak" if o.gwang_bak and win.bright_points > 0 and exposed else None
+
+    return _bak_added(extra)
+
+
+def _meongbak_any_animal() -> list[Patch]:
+    """Meong-bak when the winner holds any animal, with or without animal points."""
+
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+        modes = ("meongbak_loser_zero", "meongtta_and_meongbak")
+        return "meong_bak" if o.meong_mode in modes and win.animals > 0 and lose.animals == 0 else None
+
+    return _bak_added(extra)
+
+
+def _meongbak_under_meongtta() -> list[Patch]:
+    """Seven animals also make a loser without animals meong-bak under meongtta_7_global."""
+
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+        hit = o.meong_mode == "meongtta_7_global" and win.animals >= settlement_mod.MEONGTTA_ANIMALS and lose.animals == 0
+        return "meong_bak" if hit else None
+
+    return _bak_added(extra)
+
+
+def _flip_rewrite(rewrite: Callable[[round_mod.Round, Any], None]) -> list[Patch]:
+    """Patch Round._flip: `rewrite` changes the turn's last-turn flags after the flip."""
+    original = round_mod.Round._flip
+
+    def flip(self: round_mod.Round, ctx: Any) -> None:
+        original(self, ctx)
+        rewrite(self, ctx)
+
+    return [(round_mod.Round, "_flip", flip)]
+
+
+def _actor_last_by_hand(rnd: round_mod.Round, ctx: Any) -> None:
+    ctx.actor_last = not rnd.hands[ctx.actor]
+
+
+def _round_last_by_stock(rnd: round_mod.Round, ctx: Any) -> None:
+    ctx.round_last = not rnd.stock
+
+
+def _round_scope_includes_own_last() -> list[Patch]:
+    """Under round_final_turn, a player's own last turn is final too (the two scopes mixed up)."""
+
+    def rewrite(rnd: round_mod.Round, ctx: Any) -> None:
+        if rnd.o.final_turn_scope == "round_final_turn" and ctx.actor_last:
+            ctx.round_last = True
+
+    return _flip_rewrite(rewrite)
+
+
+def _own_scope_misses_round_last() -> list[Patch]:
+    """Under each_player_last_hand_card only the actor's own last turn is final: the turn that
+    empties the stock while the actor still holds a card is not (R-FINAL-TURN: it is final as well)."""
+
+    def rewrite(rnd: round_mod.Round, ctx: Any) -> None:
+        if rnd.o.final_turn_scope == "each_player_last_hand_card" and not ctx.actor_last:
+            ctx.round_last = False
+
+    return _flip_rewrite(rewrite)
+
+
+def _chongtong_order_from_dealer() -> list[Patch]:
+    """Two chongtong holders are ranked in turn order from the dealer, not from the first player."""
+    original = round_mod.Round._deal_time
+
+    def deal_time(self: round_mod.Round, deal: Any) -> None:
+        first = self.to_act
+        self.to_act = self.dealer
+        try:
+            original(self, deal)
+        finally:
+            self.to_act = first
+
+    return [(round_mod.Round, "_deal_time", deal_time)]
+
+
+def _chongtong_months_as_holders() -> list[Patch]:
+    """Chongtongs are counted by month: one player holding two complete months is handled as two
+    holders (R-CHONGTONG-MULTI is about two or more players)."""
+    original = round_mod.Round._deal_time
+
+    def deal_time(self: round_mod.Round, deal: Any) -> None:
+        original(self, deal)
+        s = self.settlement
+        o = self.o
+        if s is None or s.kind != "chongtong" or o.hand_chongtong != "instant_win" or s.winner is None:
+            return
+        full = [m for m, k in enumerate(self._month_counts(s.winner)) if m and k == 4]
+        if len(full) < 2 or o.multiple_chongtong not in ("redeal", "nagari"):
+            return
+        self._out = [e for e in self._out if e.kind != "round_end"]
+        self.settlement = None
+        kind = o.multiple_chongtong
+        clause = "R-REDEAL" if kind == "redeal" else "R-NAGARI"
+        self._end(settlement_mod.settle_void(kind, self.n, ("R-CHONGTONG-MULTI", clause)))
+
+    return [(round_mod.Round, "_deal_time", deal_time)]
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ppeok-never",
@@ -596,6 +1151,230 @@ MUTANTS: tuple[Mutant, ...] = (
         _options(lambda o: {"deck_exhausted_after_go": "last_go_caller_wins" if o.deck_exhausted_after_go == "nagari" else "nagari"}),
     ),
     Mutant("pc-sets-unpaid", "family", "R-PC-SETS", "point-count set bonuses are never paid", _no_pc_sets),
+    # issue 15: behaviours the independent review's survivors clustered in, from the clause prose
+    Mutant("redeal-grows-carry", "round", "R-REDEAL", "a redeal adds to the nagari streak like a void round", _redeal_as_nagari_streak),
+    Mutant("redeal-counted", "round", "R-MATCH-ROUNDS", "a redeal counts as one of the match's rounds", _redeal_counted),
+    Mutant("redeal-resets-carry", "round", "R-NAGARI-CARRY", "a redeal clears the nagari streak and carry", _redeal_resets_carry),
+    Mutant("redeal-passes-deal", "round", "R-NEXT-DEALER", "after a redeal the next seat deals", _void_passes_deal(("redeal",))),
+    Mutant("nagari-passes-deal", "round", "R-NEXT-DEALER", "after a void round the next seat deals", _void_passes_deal(("nagari",))),
+    Mutant(
+        "nagari-streak-not-cumulative",
+        "round",
+        "R-NAGARI-CARRY",
+        "every void round sets the streak to one instead of adding one",
+        _nagari_streak_not_cumulative,
+    ),
+    Mutant("instant-win-dealer-keeps", "round", "R-NEXT-DEALER", "after an instant win the dealer deals again", _instant_win_dealer_keeps),
+    Mutant(
+        "pc-tie-lowest-seat-deals",
+        "family",
+        "R-NEXT-DEALER",
+        "a tie for the best point-count balance goes to the lowest seat",
+        _pc_tie_lowest_seat,
+    ),
+    Mutant("pc-dealer-keeps-deal", "family", "R-NEXT-DEALER", "after a point-count round the dealer deals again", _pc_dealer_keeps),
+    Mutant(
+        "first-dealer-all-redraw",
+        "deal",
+        "R-FIRST-DEALER",
+        "after a full tie every player draws again",
+        _day_night_draw(all_redraw=True, kind_sign=None, same_deck=False),
+    ),
+    Mutant(
+        "first-dealer-no-kind-tiebreak",
+        "deal",
+        "R-FIRST-DEALER",
+        "a tie in the month is not broken by card kind",
+        _day_night_draw(all_redraw=False, kind_sign=0, same_deck=False),
+    ),
+    Mutant(
+        "first-dealer-night-high-kind",
+        "deal",
+        "R-FIRST-DEALER",
+        "by night a month tie goes to the higher kind, as by day",
+        _day_night_draw(all_redraw=False, kind_sign=1, same_deck=False),
+    ),
+    Mutant(
+        "first-dealer-redraw-same-deck",
+        "deal",
+        "R-FIRST-DEALER",
+        "a redraw takes the next cards of the same deck, not a fresh shuffle",
+        _day_night_draw(all_redraw=False, kind_sign=None, same_deck=True),
+    ),
+    Mutant(
+        "exhaust-first-go-caller-wins",
+        "round",
+        "R-EXHAUST-AFTER-GO",
+        "when the stock runs out after several Gos the earliest caller wins",
+        _exhaust_winner(lambda rnd, callers: min(callers, key=lambda s: (rnd.first_go_turn[s] or 0, s))),
+    ),
+    Mutant(
+        "exhaust-most-gos-wins",
+        "round",
+        "R-EXHAUST-AFTER-GO",
+        "when the stock runs out after several Gos the caller with the most Gos wins",
+        _exhaust_winner(lambda rnd, callers: max(callers, key=lambda s: (rnd.gos[s], -s))),
+    ),
+    Mutant(
+        "exhaust-best-base-wins",
+        "round",
+        "R-EXHAUST-AFTER-GO",
+        "when the stock runs out after several Gos the caller with the best base wins",
+        _exhaust_winner(lambda rnd, callers: max(callers, key=lambda s: (rnd._base(s), -s))),
+    ),
+    Mutant("skip-credit-passed-over", "go-stop", "R-BOMB-SKIP", "a player holding only skip credits is passed over", _advance_by_hand),
+    Mutant("go-last-ignores-stock", "go-stop", "R-GO-LAST", "an empty stock does not force a Stop", _go_last_ignores_stock),
+    Mutant("go-rise-from-first-go", "go-stop", "R-GO-RISE", "the rise is measured against the first Go's base", _go_base_first_only),
+    Mutant(
+        "final-ppeok-uncounted",
+        "events",
+        "R-THREE-PPEOK",
+        "a last-turn ppeok captured at once does not count toward three ppeoks",
+        _final_ppeok_uncounted,
+    ),
+    Mutant(
+        "three-ppeok-after-steals",
+        "events",
+        "R-THREE-PPEOK",
+        "the third ppeok's turn performs its steals before the instant win",
+        _three_ppeok_after_steals,
+    ),
+    Mutant(
+        "sweep-before-flip", "events", "R-SWEEP", "a table emptied by the hand capture sweeps though the flip stays", _sweep_before_flip
+    ),
+    Mutant("sweep-ignores-stacks", "events", "R-SWEEP", "a table holding only stacks counts as swept", _sweep_ignores_stacks),
+    Mutant(
+        "two-cards-sweep-one-month",
+        "events",
+        "R-SWEEP",
+        "two_cards_cleared also counts two cards of one month",
+        _two_cards_sweep(lambda start: len(start) == 2),
+    ),
+    Mutant(
+        "steals-not-summed",
+        "events",
+        "R-EVENTS-STACK",
+        "each steal request is surrendered on its own",
+        lambda: _steals_per_request("separate"),
+    ),
+    Mutant(
+        "steals-largest-only",
+        "events",
+        "R-EVENTS-STACK",
+        "only the largest request of a turn is surrendered",
+        lambda: _steals_per_request("largest"),
+    ),
+    Mutant(
+        "steal-once-per-turn",
+        "events",
+        "R-EVENTS-STACK",
+        "only the first steal request of a turn counts",
+        lambda: _steals_per_request("first"),
+    ),
+    Mutant(
+        "bomb-bonus-steal-exempt-on-final",
+        "events",
+        "R-FINAL-TURN",
+        "a final turn withholds the bomb and bonus-card steals too",
+        _bomb_bonus_steal_exempt,
+    ),
+    Mutant(
+        "stack-bonus-to-creator",
+        "bonus",
+        "R-BONUS-PPEOK",
+        "bonus cards buried in a ppeok go back to its creator when it is captured",
+        _stack_bonus_to_creator,
+    ),
+    Mutant("flip-bonus-not-buried", "bonus", "R-BONUS-PPEOK", "a bonus card flipped in a ppeok turn is not buried", _flip_bonus_not_buried),
+    Mutant(
+        "stack-bonus-steals", "bonus", "R-BONUS-STEAL", "bonus cards captured inside a stack grant the bonus steal", _stack_bonus_steals
+    ),
+    Mutant(
+        "dual-decision-kept",
+        "scoring",
+        "R-DUAL-ROLE",
+        "moving a dual card to junk at a Go/Stop decision never makes it lapse",
+        _dual_decision_kept,
+    ),
+    Mutant("stolen-dual-reverts", "scoring", "R-STEAL", "a surrendered dual card is an animal again for its taker", _stolen_dual_reverts),
+    Mutant(
+        "losers-best-base-allocation",
+        "settlement",
+        "R-DUAL-ROLE",
+        "each loser settles with the allocation of their best base",
+        lambda: [(settlement_mod, "_allocated_scores", _best_base_scores)],
+    ),
+    Mutant(
+        "display-allocation-everywhere",
+        "settlement",
+        "R-DUAL-ROLE",
+        "every player settles with the allocation of their best base",
+        _display_allocation_everywhere,
+    ),
+    Mutant(
+        "gwang-bak-any-winner-bright",
+        "settlement",
+        "R-GWANG-BAK",
+        "gwang-bak applies when the winner holds any bright",
+        _gwang_bak_any_winner_bright,
+    ),
+    Mutant(
+        "rain-always-exposes",
+        "settlement",
+        "R-GWANG-BAK",
+        "a loser holding the non-protecting rain bright is gwang-bak beside another bright",
+        _rain_always_exposes,
+    ),
+    Mutant("meongbak-any-animal", "settlement", "R-MEONG", "meong-bak applies when the winner holds any animal", _meongbak_any_animal),
+    Mutant(
+        "meongbak-under-meongtta",
+        "settlement",
+        "R-MEONG",
+        "seven animals also make an animal-less loser meong-bak under meongtta_7_global",
+        _meongbak_under_meongtta,
+    ),
+    Mutant(
+        "final-turn-ignores-credits",
+        "events",
+        "R-FINAL-TURN",
+        "a player's own last turn is judged by the hand alone",
+        lambda: _flip_rewrite(_actor_last_by_hand),
+    ),
+    Mutant(
+        "final-turn-by-stock-only",
+        "events",
+        "R-FINAL-TURN",
+        "the round's last turn is only the one that empties the stock",
+        lambda: _flip_rewrite(_round_last_by_stock),
+    ),
+    Mutant(
+        "round-scope-own-last-final",
+        "events",
+        "R-FINAL-TURN",
+        "under round_final_turn a player's own last turn is final too",
+        _round_scope_includes_own_last,
+    ),
+    Mutant(
+        "own-scope-misses-round-last",
+        "events",
+        "R-FINAL-TURN",
+        "under each_player_last_hand_card the round's last turn is final only if it is the actor's own last",
+        _own_scope_misses_round_last,
+    ),
+    Mutant(
+        "chongtong-order-from-dealer",
+        "deal",
+        "R-CHONGTONG-MULTI",
+        "two chongtong holders are ranked in turn order from the dealer",
+        _chongtong_order_from_dealer,
+    ),
+    Mutant(
+        "chongtong-months-as-holders",
+        "deal",
+        "R-CHONGTONG-MULTI",
+        "one player with two chongtong months is handled as two holders",
+        _chongtong_months_as_holders,
+    ),
 )
 
 BY_NAME: dict[str, Mutant] = {m.name: m for m in MUTANTS}

@@ -960,7 +960,8 @@ class Round:
         o = self.o
         actor = ctx.actor
         taken = ctx.captures + ctx.flip_bonus
-        final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.actor_last  # R-FINAL-TURN
+        # R-FINAL-TURN: under each_player_last_hand_card "the round's last turn is final as well"
+        final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.round_last or ctx.actor_last
         if taken:
             self._gain(actor, taken)
             point_count = o.scoring_system == "point_count"
