@@ -8,7 +8,7 @@
 - In headless Chromium (/usr/bin/chromium, driven over the DevTools protocol with the standard
   library only; skipped when it is missing) a rules page, the card gallery, a scenario page and the
   filtered catalogue render their card pictures without console errors; the step-through and the
-  filters work. Screenshots go to reports/screenshots/.
+  filters work. Screenshots go to reports/screenshots/ (or $GOSTOP_SCREENSHOTS).
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ import pytest
 
 from conformance import load_corpus
 from spec import clauses, deck, option_registry, ruleset_ids
+from tests.docs.conftest import ENV, REPO, SITE_PATH
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs-material) is not installed")
 pytest.importorskip("material", reason="the docs extra (mkdocs-material) is not installed")
 
-REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "reports" / "screenshots"
+#: where the browser tests put their screenshots (GOSTOP_SCREENSHOTS, else reports/screenshots/)
+SCREENSHOTS = Path(os.environ.get("GOSTOP_SCREENSHOTS", str(REPO / "reports" / "screenshots")))
 CHROMIUM = Path(os.environ.get("GOSTOP_CHROMIUM", "/usr/bin/chromium"))
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
 @functools.cache
@@ -56,23 +56,7 @@ def corpus() -> list[Any]:
     return load_corpus()
 
 
-# ------------------------------------------------------------------------------------ the build
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(REPO / "mkdocs.yml"), "-d", str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=ENV,
-        check=False,
-    )
-    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-    return out
+# ------------------------------------------------------------------------------------ the build (conftest.py)
 
 
 @dataclass
@@ -149,12 +133,12 @@ def _resolve(page: str, url: str) -> tuple[str, str] | None:
     if not parsed.path:
         return page, parsed.fragment
     path = urllib.parse.unquote(parsed.path)
-    # the 404 page links from the site root (no site_url is configured)
-    target = (
-        posixpath.normpath(path.lstrip("/") or ".")
-        if path.startswith("/")
-        else posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
-    )
+    # the 404 page links from the site's address (site_url), wherever a missing path is
+    if path.startswith("/"):
+        assert path.startswith(SITE_PATH), f"{page}: {url} leaves the site's address {SITE_PATH}"
+        target = posixpath.normpath(path[len(SITE_PATH) :] or ".")
+    else:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
     if target == ".":
         target = ""
     if not target or parsed.path.endswith("/"):

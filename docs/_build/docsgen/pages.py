@@ -15,6 +15,9 @@ from docsgen.model import Model
 
 SCENARIO_IN_CODE = re.compile(r"`([a-z0-9][a-z0-9-]*)`")
 WIDE = "---\nhide:\n  - navigation\n  - toc\n---\n\n"  # front matter: a page with a wide table
+#: front matter of the rules pages: a clause's own section outranks the scenarios whose titles name the
+#: clause (they start with its id) in the site search, as the reference for that id
+RULES_SEARCH = "---\nsearch:\n  boost: 2\n---\n\n"
 GENERATED = (
     "<!-- Generated at build time by docs/_build (mkdocs hook) from spec/ and scenarios/. "
     "Do not edit: change the spec or the scenarios instead. -->\n\n"
@@ -140,7 +143,7 @@ def rules_index(m: Model, portable: bool = False) -> str:
 def rules_area(m: Model, area: Any, portable: bool = False) -> str:
     src = f"rules/{area.id}.md"
     ctx = Ctx(src, m, portable)
-    out = [header(ctx), f"# {md_escape(area.title)}\n", ctx.prose(area.intro) + "\n"]
+    out = [("" if portable else RULES_SEARCH) + header(ctx), f"# {md_escape(area.title)}\n", ctx.prose(area.intro) + "\n"]
     cols = slice(None, -1) if portable else slice(None)  # as rules_index: no corpus counts in the portable page
     rows = []
     for c in area.clauses:
