@@ -6,9 +6,9 @@ from the built site/search/search_index.json:
 - every page names the site's search worker, and that worker exists beside the theme's;
 - ranked by the theme's own search code behind the site's worker (run in Node, as a browser runs
   it; skipped without node): every clause id, typed as it is written or in lower case, ranks its
-  clause's section first (R-TURN before R-TURN-ORDER); a hyphenated word still finds its pages.
-
-The glossary's searches (hangul, romanisation, English) are checked in tests/docs/test_glossary.py.
+  clause's section first (R-TURN before R-TURN-ORDER); a hyphenated word still finds its pages;
+  a glossary term is found by its hangul (first), its romanisation and its English (in the first ten,
+  and first for most terms).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from spec import clauses
+from spec import clauses, glossary
 from tests.docs.conftest import SITE_PATH
 
 HERE = Path(__file__).resolve().parent
@@ -112,3 +112,23 @@ def test_a_hyphenated_word_still_finds_its_pages(site: Path) -> None:
     results = ranked(site, ["go-bak", "gwang-bak"])
     assert "rules/settlement/#R-GO-BAK" in results["go-bak"][:10]
     assert "rules/settlement/#R-GWANG-BAK" in results["gwang-bak"][:10]
+
+
+def test_a_glossary_term_is_found_by_hangul_romanisation_and_english(site: Path) -> None:
+    terms = glossary().terms
+    results = ranked(site, [q for t in terms for q in (t.hangul, t.romanisation, t.english)])
+    wrong = []
+    for t in terms:
+        where = f"glossary/#{t.id}"
+        if results[t.hangul][:1] != [where]:
+            wrong.append(f"{t.hangul}: first {results[t.hangul][:1]}")
+        for query in (t.romanisation, t.english):
+            if where not in results[query][:10]:
+                wrong.append(f"{query}: {where} not in the first ten {results[query][:10]}")
+    assert not wrong, "\n".join(wrong)
+    first = sum(1 for t in terms for q in (t.romanisation, t.english) if results[q][:1] == [f"glossary/#{t.id}"])
+    assert first >= 0.85 * 2 * len(terms), f"only {first} of {2 * len(terms)} romanised and English queries find their term first"
+    named = {"피": "pi", "junk": "pi", "쪽": "jjok", "kiss": "jjok", "나가리": "nagari", "sweep": "sseul"}
+    again = ranked(site, list(named))
+    for query, term in named.items():
+        assert f"glossary/#{term}" in again[query][:3], f"{query}: {again[query][:3]}"

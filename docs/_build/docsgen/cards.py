@@ -416,3 +416,14 @@ def svg(card: Card, month_names: dict[int, str]) -> str:
         + f'<text x="30" y="90.5" text-anchor="middle" {FONT} font-size="8.5" fill="#fff">{band}</text>'
         + "</svg>\n"
     )
+
+
+def back_svg() -> str:
+    """The back of a card (the stock, face down): plain red, as hwatu backs are."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img">'
+        "<title>a card face down (the stock)</title>"
+        + rect(1, 1, W - 2, H - 2, rx=5, fill="#b71c1c", stroke="#5d0f0f", stroke_width=2)
+        + rect(5, 5, W - 10, H - 10, rx=3, fill="none", stroke="#e57373", stroke_width=1)
+        + "</svg>\n"
+    )

@@ -1,7 +1,7 @@
 """Everything the site is generated from, loaded once per build through the project's own loaders.
 
 Spec data: `reference_impl.deck()`, `option_registry()`, `load_ruleset()`, `ruleset_ids()`,
-`spec._clauses.clauses()`, spec/sources.yaml, spec/vocabulary.yaml, the area files of
+`spec.clauses()`, spec/sources.yaml, spec/vocabulary.yaml, spec/glossary.yaml, the area files of
 spec/rules/ (for their order and introductions). Scenarios: `conformance.load_corpus()`, each run on
 the reference engine with `conformance.run_scenario` (its transcript is what the worked examples
 show). Nothing here depends on the clock, the machine or dict ordering beyond the files' own order.
@@ -19,7 +19,19 @@ from typing import Any
 import yaml
 
 from conformance import ReferenceEngine, Result, Scenario, default_root, load_corpus, load_dependencies, run_scenario
-from spec import Clause, clauses, deck, load_ruleset, load_spec_file, load_yaml, option_registry, ruleset_ids, spec_dir, vocabulary
+from spec import (
+    Clause,
+    clauses,
+    deck,
+    glossary,
+    load_ruleset,
+    load_spec_file,
+    load_yaml,
+    option_registry,
+    ruleset_ids,
+    spec_dir,
+    vocabulary,
+)
 
 Json = dict[str, Any]
 
@@ -27,7 +39,7 @@ Json = dict[str, Any]
 def reset_caches() -> None:
     """Clear the loaders' memoised results, so that `mkdocs serve` picks up edited spec files."""
     for name in sorted(sys.modules):
-        if not (name.startswith("reference_impl") or name.startswith("conformance")):
+        if name.split(".", 1)[0] not in ("spec", "reference_impl", "conformance"):
             continue
         module = sys.modules[name]
         for attr in sorted(vars(module)):
@@ -169,6 +181,7 @@ class Model:
         self.rulesets = {rid: load_ruleset(rid) for rid in self.ruleset_ids}
         self.sources: dict[str, Json] = dict(load_yaml(spec_dir() / "sources.yaml", "spec/sources.yaml").data["sources"])
         self.vocabulary: Json = vocabulary()
+        self.glossary = glossary()
         self.corpus = load_corpus()
         # what each scenario's outcome depends on (generated beside the corpus; lint keeps it current)
         self.dependencies = load_dependencies(default_root())

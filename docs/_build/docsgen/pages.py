@@ -10,6 +10,7 @@ from typing import Any
 from conformance import compress_values as compress
 from docsgen import examples
 from docsgen.cards import MONTH_NAMES, RIBBON_CLASS_TEXT, kind_text
+from docsgen.glossary import terms_of_clause
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
 from docsgen.model import Model
 
@@ -161,6 +162,8 @@ def rules_area(m: Model, area: Any, portable: bool = False) -> str:
         if options:
             meta.append("- **Options:** " + ", ".join(ctx.option_md(o) for o in options))
         meta.append("- **Sources:** " + ctx.sources_md(c.sources))
+        if not ctx.portable and (terms := terms_of_clause(m, ctx, c.id)):
+            meta.append(terms)
         cited = m.by_clause.get(c.id, [])
         if cited and not ctx.portable:
             pos = sum(1 for s in cited if s.polarity == "positive")

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from docsgen import pages, protocol, sessions
-from docsgen.cards import svg
+from docsgen import glossary, learn, pages, protocol, sessions
+from docsgen.cards import back_svg, svg
 from docsgen.model import Model
 
 
@@ -17,6 +17,9 @@ def generated_files(m: Model) -> dict[str, str]:
     out: dict[str, str] = {}
     for card in m.cards:
         out[f"cards/{card.id}.svg"] = svg(card, m.deck.month_names)
+    out["cards/back.svg"] = back_svg()
+    out["learn.md"] = learn.learn_page(m)
+    out["glossary.md"] = glossary.glossary_page(m)
     out["rules/index.md"] = pages.rules_index(m)
     for area in m.areas:
         out[f"rules/{area.id}.md"] = pages.rules_area(m, area)
@@ -65,6 +68,8 @@ def nav(m: Model) -> list[Any]:
         scenario_sections.append({area: [{posixpath.splitext(posixpath.basename(f))[0]: m.page_of_file(f)} for f in files]})
     return [
         {"Home": "index.md"},
+        {"Learn to play in five minutes": "learn.md"},
+        {"Glossary": "glossary.md"},
         {"Rules": ["rules/index.md", *({a.title: f"rules/{a.id}.md"} for a in m.areas)]},
         {"Cards": "cards.md"},
         {"Options": "options.md"},
