@@ -121,7 +121,10 @@ def test_every_clause_option_ruleset_scenario_and_card_has_a_page_or_anchor(site
         assert root.tag.endswith("svg")
         assert card.id in gallery.ids, f"card {card.id} missing from the gallery"
         assert f"cards/{card.id}.svg" in {(_resolve("cards/index.html", src) or ("", ""))[0] for src in gallery.images}
+    assert ET.parse(site / "cards" / "back.svg").getroot().tag.endswith("svg")  # the stock, face down
     for page in ("protocol/index.html", "conformance/index.html", "tutorial/index.html", "scenario-format/index.html"):
+        assert page in pages
+    for page in ("learn/index.html", "glossary/index.html"):
         assert page in pages
 
 
