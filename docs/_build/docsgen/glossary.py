@@ -25,7 +25,7 @@ def english(m: Model, term: Any) -> str:
 
 
 def heading_text(m: Model, term: Any) -> str:
-    return f"{term.hangul} {term.romanisation} — {md_escape(english(m, term), start=False)}"
+    return f"{term.hangul} *{term.romanisation}* — {md_escape(english(m, term), start=False)}"
 
 
 def glossary_page(m: Model) -> str:

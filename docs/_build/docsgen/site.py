@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from docsgen import glossary, learn, pages, protocol, sessions
+from docsgen import compat, glossary, learn, pages, protocol, sessions
 from docsgen.cards import back_svg, svg
 from docsgen.model import Model
 
@@ -34,6 +34,9 @@ def generated_files(m: Model) -> dict[str, str]:
         out[m.page_of_file(file)] = pages.scenario_file_page(m, file)
     out["protocol.md"] = protocol.protocol_page(m)
     out["conformance.md"] = pages.conformance_page(m)
+    report = compat.run_reports()
+    out[compat.SRC] = compat.compat_page(m, report)
+    out.update(report)
     return out
 
 
@@ -81,6 +84,7 @@ def nav(m: Model) -> list[Any]:
                 {"What your engine declares, and what runs": "declarations.md"},
                 {"Protocol reference": "protocol.md"},
                 {"Conformance of the reference engine": "conformance.md"},
+                {"Compatibility report (worked examples)": "compatibility.md"},
             ]
         },
     ]
