@@ -171,6 +171,24 @@ def test_every_internal_link_and_picture_resolves(site: Path, pages: dict[str, P
     assert not problems, "\n".join(sorted(set(problems))[:40])
 
 
+def test_every_protocol_field_on_the_site_is_described(site: Path) -> None:
+    """The protocol reference's field tables (generated from spec/protocol/protocol.schema.json; the
+    schema test checks every property has a description) show a description in every row."""
+    page = (site / "protocol" / "index.html").read_text(encoding="utf-8")
+    rows, empty = 0, []
+    for table in re.findall(r"<table>(.*?)</table>", page, re.S):
+        head, _, body = table.partition("</thead>")
+        if "<th>description</th>" not in head.replace(' style="text-align: left;"', ""):
+            continue
+        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+            cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            rows += 1
+            if not cells[-1]:
+                empty.append(cells[0])
+    assert rows >= 100, f"only {rows} field rows found on protocol/"
+    assert not empty, f"protocol fields shown without a description: {empty}"
+
+
 def test_pages_are_generated_not_copied() -> None:
     """The options, rulesets, conformance pages and card pictures exist only in the build (the hook
     refuses a docs/ file at a generated path). The protocol, cards, rules and scenario catalogue pages
