@@ -98,7 +98,9 @@ clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
 
 ## the documentation site: every page about the rules, cards, options, rulesets, scenarios and the
-## protocol is generated at build time from spec/ and scenarios/ (mkdocs hook docs/_build/hooks.py)
+## protocol is generated at build time from spec/ and scenarios/ (mkdocs hook docs/_build/hooks.py); the
+## compatibility report's worked examples are run then too (the reference engine and three mutants
+## over stdio, about 20 s: docs/_build/docsgen/compat.py)
 .PHONY: docs-serve docs-generated
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict

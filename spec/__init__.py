@@ -13,6 +13,8 @@ Public API (everything else is private):
   `SeedRecord`, `TRACE_STATUSES`, `traceability_problems(table)`, `seed_files(dir)`,
   `quote_problems(table, files)`, `uncovered_seeds(table)`: every seed statement and the clause or
   option value that implements it (spec/traceability.yaml).
+- `glossary()`, `Glossary`, `GlossaryTerm`: the Korean terms of spec/glossary.yaml (hangul,
+  romanisation, English, the clauses that specify each).
 - `vocabulary()`, `protocol_schema()`, `protocol_check(name)`, `protocol_validator(name)`,
   `schema(name)`, `validate(located, name)`, `load_spec_file(path, name)`, `spec_dir()`: the spec
   files and their schemas.
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from spec._cards import ANIMAL, BONUS, BRIGHT, DOUBLE_JUNK, JUNK, NO_MONTH, RIBBON, Card, Deck, card_ids_with_role, deck
     from spec._clauses import Clause, clauses
     from spec._commands import EXIT_FAIL, EXIT_OK, EXIT_USAGE, run_guarded
+    from spec._glossary import Glossary, GlossaryTerm, glossary
     from spec._rulesets import (
         Options,
         OptionSpec,
@@ -84,6 +87,9 @@ _HOME: Final = {
     "deck": "_cards",
     "Clause": "_clauses",
     "clauses": "_clauses",
+    "Glossary": "_glossary",
+    "GlossaryTerm": "_glossary",
+    "glossary": "_glossary",
     "EXIT_FAIL": "_commands",
     "EXIT_OK": "_commands",
     "EXIT_USAGE": "_commands",
@@ -138,6 +144,8 @@ __all__ = [
     "Card",
     "Clause",
     "Deck",
+    "Glossary",
+    "GlossaryTerm",
     "InputError",
     "Located",
     "OptionSpec",
@@ -153,6 +161,7 @@ __all__ = [
     "deal_layouts",
     "deck",
     "format_path",
+    "glossary",
     "load_ruleset",
     "load_spec_file",
     "load_traceability",

@@ -5,7 +5,9 @@
   (`File.generated(config, src_uri, content=...)`); a generated file committed under docs/ so that
   the repository reads without a build (docs/_build/generate.py) is replaced by the site's own
   rendering of that page, or by a fresh recording;
-- on_page_markdown: expand the `gostop:` markers of the hand-written pages.
+- on_page_markdown: expand the `gostop:` markers of the hand-written pages;
+- on_post_page, on_post_template: put back the raw HTML blocks, and point every page (the 404 page
+  too) at the site's search worker (docsgen.search: clause ids stay whole search terms).
 
 The hook writes nothing into docs/.
 """
@@ -27,6 +29,7 @@ for entry in (str(HERE), str(REPO)):
 from mkdocs.structure.files import File, Files  # noqa: E402
 
 from docsgen import model as _model  # noqa: E402
+from docsgen import search as _search  # noqa: E402
 from docsgen import site as _site  # noqa: E402
 
 _STATE: dict[str, Any] = {}
@@ -52,6 +55,9 @@ def on_files(files: Files, config: Any) -> Files:
                 raise ValueError(f"docs/{src} exists but is generated: remove it from docs/")
             files.remove(existing)  # the site's own rendering (or a fresh recording), never the committed copy
         files.append(File.generated(config, src, content=content))
+    patch = _search.find_worker([f.src_uri for f in files])
+    _STATE["search"] = patch
+    files.append(File.generated(config, patch.src, content=patch.script()))
     return files
 
 
@@ -59,10 +65,17 @@ SLOT = re.compile(r'<div class="gs-slot" data-slot="(\d+)"></div>')
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
+    output = _STATE["search"].rewrite(output, page.file.src_uri)
     slots = _STATE["model"].slots.get(page.file.src_uri)
     if not slots:
         return output
     return SLOT.sub(lambda m: slots[int(m.group(1))], output)
+
+
+def on_post_template(output: str, template_name: str, config: Any) -> str:
+    if template_name.endswith(".html"):  # the 404 page; the sitemap names no worker
+        return _STATE["search"].rewrite(output, template_name)
+    return output
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:

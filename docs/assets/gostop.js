@@ -104,6 +104,15 @@
         });
         var display = visible ? "" : "none";
         table.style.display = display;
+        // the area's count says how many of its scenarios the filters leave
+        var count = document.querySelector('.gs-area-count[data-area="' + table.dataset.area + '"]');
+        if (count) {
+          var all = count.dataset.total;
+          count.textContent = visible === Number(all) ? all : visible + " of " + all;
+        }
+        // and the table of contents lists only the areas left
+        var entry = document.querySelector('.md-nav--secondary a[href="#area-' + table.dataset.area + '"]');
+        if (entry && entry.parentElement) entry.parentElement.style.display = display;
         var el = table.previousElementSibling;
         for (var k = 0; k < 2 && el; k++) {
           if (el.tagName === "H2" || el.tagName === "P") el.style.display = display;

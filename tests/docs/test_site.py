@@ -8,7 +8,7 @@
 - In headless Chromium (/usr/bin/chromium, driven over the DevTools protocol with the standard
   library only; skipped when it is missing) a rules page, the card gallery, a scenario page and the
   filtered catalogue render their card pictures without console errors; the step-through and the
-  filters work. Screenshots go to reports/screenshots/.
+  filters work. Screenshots go to reports/screenshots/ (or $GOSTOP_SCREENSHOTS).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import functools
 import http.server
+import io
 import json
 import os
 import posixpath
@@ -41,14 +42,17 @@ import pytest
 
 from conformance import load_corpus
 from spec import clauses, deck, option_registry, ruleset_ids, traceability
+from tests.docs.conftest import ENV, REPO, SITE_PATH
+
+if str(REPO / "docs" / "_build") not in sys.path:
+    sys.path.insert(0, str(REPO / "docs" / "_build"))
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs-material) is not installed")
 pytest.importorskip("material", reason="the docs extra (mkdocs-material) is not installed")
 
-REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "reports" / "screenshots"
+#: where the browser tests put their screenshots (GOSTOP_SCREENSHOTS, else reports/screenshots/)
+SCREENSHOTS = Path(os.environ.get("GOSTOP_SCREENSHOTS", str(REPO / "reports" / "screenshots")))
 CHROMIUM = Path(os.environ.get("GOSTOP_CHROMIUM", "/usr/bin/chromium"))
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
 @functools.cache
@@ -56,23 +60,7 @@ def corpus() -> list[Any]:
     return load_corpus()
 
 
-# ------------------------------------------------------------------------------------ the build
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(REPO / "mkdocs.yml"), "-d", str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=ENV,
-        check=False,
-    )
-    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-    return out
+# ------------------------------------------------------------------------------------ the build (conftest.py)
 
 
 @dataclass
@@ -137,7 +125,10 @@ def test_every_clause_option_ruleset_scenario_and_card_has_a_page_or_anchor(site
         assert root.tag.endswith("svg")
         assert card.id in gallery.ids, f"card {card.id} missing from the gallery"
         assert f"cards/{card.id}.svg" in {(_resolve("cards/index.html", src) or ("", ""))[0] for src in gallery.images}
+    assert ET.parse(site / "cards" / "back.svg").getroot().tag.endswith("svg")  # the stock, face down
     for page in ("protocol/index.html", "conformance/index.html", "tutorial/index.html", "scenario-format/index.html"):
+        assert page in pages
+    for page in ("learn/index.html", "glossary/index.html"):
         assert page in pages
 
 
@@ -166,12 +157,12 @@ def _resolve(page: str, url: str) -> tuple[str, str] | None:
     if not parsed.path:
         return page, parsed.fragment
     path = urllib.parse.unquote(parsed.path)
-    # the 404 page links from the site root (no site_url is configured)
-    target = (
-        posixpath.normpath(path.lstrip("/") or ".")
-        if path.startswith("/")
-        else posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
-    )
+    # the 404 page links from the site's address (site_url), wherever a missing path is
+    if path.startswith("/"):
+        assert path.startswith(SITE_PATH), f"{page}: {url} leaves the site's address {SITE_PATH}"
+        target = posixpath.normpath(path[len(SITE_PATH) :] or ".")
+    else:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
     if target == ".":
         target = ""
     if not target or parsed.path.endswith("/"):
@@ -195,6 +186,24 @@ def test_every_internal_link_and_picture_resolves(site: Path, pages: dict[str, P
             elif fragment and target.endswith(".html") and fragment not in pages[target].ids:
                 problems.append(f"{page}: {url} -> no #{fragment} on {target}")
     assert not problems, "\n".join(sorted(set(problems))[:40])
+
+
+def test_every_protocol_field_on_the_site_is_described(site: Path) -> None:
+    """The protocol reference's field tables (generated from spec/protocol/protocol.schema.json; the
+    schema test checks every property has a description) show a description in every row."""
+    page = (site / "protocol" / "index.html").read_text(encoding="utf-8")
+    rows, empty = 0, []
+    for table in re.findall(r"<table>(.*?)</table>", page, re.S):
+        head, _, body = table.partition("</thead>")
+        if "<th>description</th>" not in head.replace(' style="text-align: left;"', ""):
+            continue
+        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+            cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            rows += 1
+            if not cells[-1]:
+                empty.append(cells[0])
+    assert rows >= 100, f"only {rows} field rows found on protocol/"
+    assert not empty, f"protocol fields shown without a description: {empty}"
 
 
 def test_pages_are_generated_not_copied() -> None:
@@ -327,19 +336,36 @@ def test_the_failure_the_tutorial_shows_is_what_the_skeleton_gets() -> None:
 # ------------------------------------------------------------------------------------ the browser
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
+class _Site(http.server.SimpleHTTPRequestHandler):
+    """The built site at the path of its address (site_url), as a host serves it: a missing page is
+    answered with 404.html and status 404."""
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def send_head(self) -> Any:
+        path = urllib.parse.urlsplit(self.path).path
+        if path.startswith(SITE_PATH):
+            self.path = "/" + self.path[len(SITE_PATH) :]
+            local = Path(self.translate_path(self.path))
+            if local.is_file() or (local.is_dir() and (local / "index.html").is_file()):
+                return super().send_head()
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
 
 @pytest.fixture(scope="module")
 def served(site: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(site))
+    handler = functools.partial(_Site, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
     finally:
         server.shutdown()
         server.server_close()
@@ -519,16 +545,40 @@ def browser() -> Iterator[DevTools]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def _visit(tools: DevTools, url: str, shot: str) -> None:
+def _visit(tools: DevTools, url: str, shot: str, full: bool = False, expect_404: bool = False) -> None:
     tools.events.clear()
     tools.call("Page.navigate", {"url": url})
     tools.wait_for("Page.loadEventFired")
     tools.evaluate("new Promise(r => setTimeout(r, 600))")  # let the theme's header transition end
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    data = tools.call("Page.captureScreenshot", {"format": "png"})["data"]
-    (SCREENSHOTS / shot).write_bytes(base64.b64decode(data))
+    _shoot(tools, shot, full)
     errors = tools.errors()
+    if expect_404:  # the page itself was answered with 404, as a host answers a missing page
+        errors = [e for e in errors if "404" not in e]
     assert not errors, f"{url}:\n" + "\n".join(errors)
+
+
+def _shoot_element(tools: DevTools, selector: str, shot: str, below: int = 0) -> None:
+    """A screenshot of one element of the page (and `below` more pixels under it)."""
+    box = tools.evaluate(
+        f"""(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();
+        return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }})()"""
+    )
+    x, y, w, h = (float(v) for v in box)
+    clip = {"x": max(0.0, x - 12), "y": max(0.0, y - 12), "width": w + 24, "height": h + 24 + below, "scale": 1}
+    data = tools.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})["data"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / shot).write_bytes(base64.b64decode(data))
+
+
+def _shoot(tools: DevTools, shot: str, full: bool = False) -> None:
+    """A screenshot into SCREENSHOTS: the window, or the whole page (at most 16,000 px high)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    params: dict[str, Any] = {"format": "png"}
+    if full:
+        height = min(int(tools.evaluate("document.documentElement.scrollHeight")), 16_000)
+        params.update(captureBeyondViewport=True, clip={"x": 0, "y": 0, "width": 1280, "height": height, "scale": 1})
+    data = tools.call("Page.captureScreenshot", params)["data"]
+    (SCREENSHOTS / shot).write_bytes(base64.b64decode(data))
 
 
 CARD_PICTURES = """(() => {
@@ -593,3 +643,161 @@ def test_the_catalogue_filters_by_clause(browser: DevTools, served: str) -> None
     _visit(browser, f"{served}scenarios/?clause={cid}", "scenario-catalogue.png")
     shown = browser.evaluate("document.querySelector('#gs-filter .gs-count').textContent")
     assert shown == f"{expected} of {len(corpus())} scenarios"
+
+
+# ------------------------------------------------------------------------------------ the player's pages
+
+
+def test_the_learn_page_pictures_every_lesson(browser: DevTools, served: str) -> None:
+    from docsgen.learn import LESSONS
+
+    _visit(browser, f"{served}learn/", "learn-page.png")
+    _pictures(browser)
+    for anchor in ("deal", "jjok", "scoring", "bak"):
+        _shoot_element(browser, f"#scene-{anchor}", f"learn-{anchor}.png")
+    found = browser.evaluate(
+        "[...document.querySelectorAll('figure.gs-lesson')].map(f => [f.id, f.querySelectorAll('img.gs-card').length])"
+    )
+    scenes = {fid: n for fid, n in found if fid}
+    for lesson in LESSONS:
+        assert scenes.get(f"scene-{lesson.anchor}", 0) > 0, f"lesson {lesson.anchor}: no scene with card pictures"
+    links = browser.evaluate("[...document.querySelectorAll('figure.gs-lesson figcaption a')].map(a => a.textContent)")
+    assert {lesson.scenario for lesson in LESSONS} <= set(links), "a scene does not link its scenario"
+
+
+def test_the_glossary_shows_every_term_in_hangul_romanisation_and_english(browser: DevTools, served: str) -> None:
+    from spec import glossary
+
+    _visit(browser, f"{served}glossary/", "glossary.png")
+    _pictures(browser)
+    _shoot_element(browser, "h3#ppeok", "glossary-ppeok.png", below=260)
+    headings = browser.evaluate("Object.fromEntries([...document.querySelectorAll('h3[id]')].map(h => [h.id, h.textContent]))")
+    for term in glossary().terms:
+        text = headings.get(term.id, "")
+        assert term.hangul in text and term.romanisation in text, f"{term.id}: heading {text!r}"
+    # hangul is drawn with a font that has it: a syllable is as wide as a CJK ideograph, not a box
+    widths = browser.evaluate(
+        """(() => { const c = document.createElement('canvas').getContext('2d'); c.font = '32px sans-serif';
+        return ['피', '광', '口', '\\u{10FFFF}'].map(t => c.measureText(t).width); })()"""
+    )
+    assert abs(widths[0] - widths[2]) < 4 and abs(widths[1] - widths[2]) < 4, f"no hangul font? widths {widths}"
+
+
+def test_the_compatibility_report_shows_the_reference_and_its_mutants(browser: DevTools, served: str) -> None:
+    from docsgen.compat import EXAMPLE_MUTANTS
+
+    _visit(browser, f"{served}compatibility/", "compatibility-page.png")
+    badges = browser.evaluate("[...document.querySelectorAll('table.gs-compat img')].map(i => i.complete && i.naturalWidth > 0)")
+    assert badges == [True] * (1 + len(EXAMPLE_MUTANTS)), f"badges that did not load: {badges}"
+    framed = browser.evaluate(
+        """new Promise(resolve => { const f = document.querySelector('iframe.gs-report');
+        const check = () => { const d = f.contentDocument; if (d && d.querySelector('h1')) resolve(d.querySelector('h1').textContent);
+          else setTimeout(check, 100); }; check(); })"""
+    )
+    assert "compatibility" in framed.lower()
+    _visit(browser, f"{served}compat/", "compat-report.png")
+    rows = browser.evaluate(
+        """[...document.querySelectorAll('table.overview tbody tr')].map(r => ({
+          engine: r.cells[0].querySelector('a').textContent, verdict: r.cells[2].className,
+          badge: r.querySelector('img').complete && r.querySelector('img').naturalWidth > 0,
+          links: [...r.querySelectorAll('td a[href^="#"]')].map(a => a.getAttribute('href').slice(1))}))"""
+    )
+    assert len(rows) == 1 + len(EXAMPLE_MUTANTS) >= 3
+    assert rows[0]["engine"] == "gostop-reference --stdio" and rows[0]["verdict"] == "ok"
+    for row, mutant in zip(rows[1:], EXAMPLE_MUTANTS, strict=True):
+        assert row["engine"].endswith(f"--mutant {mutant}") and row["verdict"] == "bad", row
+        failing = row["links"][1:]  # the first link is the engine's own section
+        assert failing, f"{mutant}: no cell links to its failures"
+        assert browser.evaluate(f"{json.dumps(failing)}.every(id => !!document.getElementById(id))"), f"{mutant}: a cell links nowhere"
+    assert all(row["badge"] for row in rows)
+    replay = browser.evaluate("[...document.querySelectorAll('code.replay')].map(c => c.textContent).slice(0, 3)")
+    assert replay and all(r.startswith("gostop-conformance run --engine") for r in replay), replay
+
+
+SEARCH = """(async (q) => {
+  document.querySelector('label[for=__search]').click();
+  const input = document.querySelector('input[data-md-component=search-query]');
+  input.focus(); input.value = q;
+  input.dispatchEvent(new Event('input', {bubbles: true}));
+  input.dispatchEvent(new KeyboardEvent('keyup', {bubbles: true, key: 'a'}));
+  for (let i = 0; i < 150; i++) {
+    const links = [...document.querySelectorAll('.md-search-result__item a.md-search-result__link')];
+    if (links.length) return links.map(a => new URL(a.href).pathname + new URL(a.href).hash);
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return [];
+})"""
+
+
+@pytest.mark.parametrize(
+    ("query", "section", "shot"),
+    [
+        ("뻑", "glossary/#ppeok", "search-hangul.png"),
+        ("sweep", "glossary/#sseul", "search-english.png"),
+        ("ppeok", "glossary/#ppeok", "search-romanisation.png"),
+        ("R-JJOK", "rules/events/#R-JJOK", "search-clause-id.png"),
+    ],
+)
+def test_the_search_box_finds_terms_and_clause_ids(browser: DevTools, served: str, query: str, section: str, shot: str) -> None:
+    _visit(browser, served, "home.png")
+    results = browser.evaluate(f"{SEARCH}({json.dumps(query)})")
+    _shoot(browser, shot)
+    sections = [r for r in results if "#" in r]
+    assert sections and sections[0] == SITE_PATH + section, f"{query}: first sections {sections[:3]}"
+
+
+# ------------------------------------------------------------------------------------ wide tables, the 404 page
+
+
+def test_the_ruleset_matrix_scrolls_with_its_option_column_in_view(browser: DevTools, served: str) -> None:
+    _visit(browser, f"{served}rulesets/compare/", "ruleset-matrix.png")
+    state = browser.evaluate(
+        """(async () => {
+      const wrap = document.querySelector('.gs-matrix-wrap');
+      const first = () => wrap.querySelector('tbody tr th').getBoundingClientRect().left;
+      const box = wrap.getBoundingClientRect();
+      const heads = [...wrap.querySelectorAll('thead th.gs-rot')];
+      const inside = r => r.left >= box.left && r.right <= box.right + 1;
+      const shown = () => heads.filter(h => inside(h.getBoundingClientRect())).length;
+      const before = {left: first(), shown: shown(), scrollable: wrap.scrollWidth > wrap.clientWidth};
+      wrap.scrollLeft = wrap.scrollWidth;
+      await new Promise(r => setTimeout(r, 100));
+      const last = heads[heads.length - 1].getBoundingClientRect();
+      return {before, after: {left: first(), lastVisible: inside(last)}, columns: heads.length};
+    })()"""
+    )
+    _shoot(browser, "ruleset-matrix-scrolled.png")
+    assert state["columns"] == len(ruleset_ids())
+    assert state["before"]["scrollable"], "the matrix fits: nothing to scroll"
+    assert state["before"]["shown"] >= 8, f"only {state['before']['shown']} ruleset columns in view at 1280 px"
+    assert abs(state["after"]["left"] - state["before"]["left"]) < 1, "the option column moved when the matrix scrolled"
+    assert state["after"]["lastVisible"], "scrolled to the end, the last ruleset is still not in view"
+
+
+def test_the_catalogue_counts_follow_the_filters(browser: DevTools, served: str) -> None:
+    cid = _example_clause()
+    _visit(browser, f"{served}scenarios/?clause={cid}", "scenario-catalogue-filtered.png")
+    counts = browser.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('.gs-area-count')].map(c => [c.dataset.area, c.textContent]))"
+    )
+    for area in sorted({sc.area for sc in corpus()}):
+        total = sum(1 for sc in corpus() if sc.area == area)
+        shown = sum(1 for sc in corpus() if sc.area == area and cid in sc.clauses)
+        assert counts[area] == (str(total) if shown == total else f"{shown} of {total}"), area
+
+
+def test_a_missing_page_gets_the_404_page_in_the_site_style(browser: DevTools, served: str) -> None:
+    _visit(browser, f"{served}no/such/page/", "404.png", expect_404=True)
+    state = browser.evaluate(
+        """(async () => ({
+      title: document.querySelector('h1') && document.querySelector('h1').textContent,
+      header: getComputedStyle(document.querySelector('.md-header')).backgroundColor,
+      links: await Promise.all([...document.querySelectorAll('a[href]')].map(a => a.href)
+        .filter(h => h.startsWith(location.origin)).slice(0, 40).map(h => fetch(h).then(r => [h, r.status])))
+    }))()"""
+    )
+    assert "404" in (state["title"] or "")
+    assert {"learn/", "glossary/", "rules/"} <= {h.removeprefix(served) for h, _ in state["links"]}, "the 404 page offers no way on"
+    assert state["header"] not in ("rgba(0, 0, 0, 0)", "transparent"), "the 404 page has no site style"
+    broken = [h for h, status in state["links"] if status != 200]
+    assert state["links"] and not broken, f"links of the 404 page that do not resolve: {broken}"

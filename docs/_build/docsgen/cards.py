@@ -1,10 +1,12 @@
 """Card pictures: one SVG per card of spec/deck.yaml, drawn from the card's data alone.
 
-Every picture is built from basic shapes: the month's colour and a simple flower motif of the month,
-then the kind on top of it: a bright carries 光 in a red circle (drawn as strokes, so it needs no
-CJK font), an animal its animal, a ribbon a ribbon in the colour of its class (hong: red with
-writing, cheong: blue, cho and December: plain red), a double junk a "2" in a circle, a bonus card
-its unit value. Junk cards show the month's motif only. The output depends on the card data only.
+Every picture is built from basic shapes, drawn like a hwatu card: a red edge (the red back paper
+wraps round onto the face), a paper face, the month's plant outlined in black ink (August under its
+evening sky), the month's number small in a corner for a newcomer, then the kind on top of it: a
+bright carries 光 in a red circle (drawn as strokes, so it needs no CJK font), an animal its
+animal, a ribbon a ribbon in the colour of its class (hong: red with writing, cheong: blue, cho and
+December: plain red), a double junk a "2" in a circle, a bonus card its unit value. Junk cards show
+the month's plant only. `back_svg` is the back, plain red. The output depends on the card data only.
 """
 
 from __future__ import annotations
@@ -17,22 +19,11 @@ from spec import Card
 W, H = 60, 96
 FONT = 'font-family="sans-serif" font-weight="bold"'
 
-#: month colour (frame, band) and a short English month name
-MONTH_COLOUR = {
-    1: "#2e7d32",
-    2: "#b71c1c",
-    3: "#d81b60",
-    4: "#4e342e",
-    5: "#3949ab",
-    6: "#8e24aa",
-    7: "#c2185b",
-    8: "#827717",
-    9: "#f9a825",
-    10: "#ef6c00",
-    11: "#37474f",
-    12: "#0277bd",
-}
-BONUS_COLOUR = "#ff8f00"
+#: a short English month name
+#: the card itself: red edge, paper face, black ink; the picture sits PICTURE_DY lower than drawn
+EDGE, EDGE_DARK, PAPER, INK = "#c62828", "#7f1010", "#f6eedb", "#1b1b1b"
+INK_COLOUR = INK
+FACE_X, FACE_Y, PICTURE_DY = 3.0, 3.0, 5.0
 MONTH_NAMES = {
     1: "January",
     2: "February",
@@ -111,6 +102,18 @@ def star(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45, t
 # ------------------------------------------------------------------------------ month motifs
 
 
+#: the evening sky of every August card, lighter than the red edge (the picture is drawn 5 lower:
+#: this covers the top of the face)
+AUGUST_SKY = rect(-2, -8, 64, 80, fill="#f29a86", stroke="none")
+
+
+def august_hill() -> str:
+    out = path("M-2 90 L -2 81 Q 30 28 62 81 L 62 90 Z", fill="#1b1b1b")
+    for x in range(10, 52, 6):
+        out += path(f"M{x} 78 q 2 -14 {6 if x < 30 else -6} -22", fill="none", stroke="#c0ca33", stroke_width=1.2)
+    return out
+
+
 def motif(month: int, variant: str = "") -> str:
     """The month's plant, filling the picture area (y 6..80)."""
     if month == 1:  # pine
@@ -165,11 +168,8 @@ def motif(month: int, variant: str = "") -> str:
                 by = (1 - t) ** 2 * 80 + 2 * (1 - t) * t * (40 + dy) + t * t * (14 + dy)
                 out += circle(bx + 2, by - 1, 2.2, fill="#c2185b") + ellipse(bx - 2, by + 2, 1.6, 3, 40, fill="#7cb342")
         return out
-    if month == 8:  # pampas: the black hill and its grass
-        out = path("M1 80 Q 30 30 59 80 Z", fill="#212121")
-        for x in range(10, 52, 6):
-            out += path(f"M{x} 78 q 2 -14 {6 if x < 30 else -6} -22", fill="none", stroke="#c0ca33", stroke_width=1.2)
-        return out
+    if month == 8:  # pampas: the black hill and its grass under a red sky
+        return AUGUST_SKY + august_hill()
     if month == 9:  # chrysanthemum
         return (
             ellipse(20, 68, 8, 3.5, -20, fill="#388e3c")
@@ -299,7 +299,7 @@ def bright_picture(card: Card) -> str:
             out += rect(9 + k * 7, 46, 7, 26, fill="#c62828" if k % 2 == 0 else "#fafafa", stroke="#b71c1c", stroke_width=0.5)
         return out
     if m == 8:  # full moon over the hill
-        return rect(2, 2, 56, 60, fill="#ef9a9a") + circle(28, 32, 16, fill="#fffde7", stroke="#f9a825", stroke_width=1) + motif(8)
+        return AUGUST_SKY + circle(28, 30, 16, fill="#fffde7", stroke=INK_COLOUR, stroke_width=0.8) + august_hill()
     if m == 11:  # phoenix
         return (
             poly([(38, 44), (58, 20), (52, 46)], fill="#43a047")
@@ -332,7 +332,7 @@ def bright_mark() -> str:
 
 def number_mark(text: str, fill: str = "#fff", ink: str = "#212121") -> str:
     return circle(46, 15, 8.5, fill=fill, stroke=ink, stroke_width=1.4) + (
-        f'<text x="46" y="19" text-anchor="middle" font-family="sans-serif" font-weight="bold" font-size="12" fill="{ink}">{text}</text>'
+        f'<text x="46" y="19" text-anchor="middle" {FONT} font-size="12" fill="{ink}" stroke="none">{text}</text>'
     )
 
 
@@ -371,16 +371,13 @@ def describe(card: Card, month_names: dict[int, str]) -> str:
 def svg(card: Card, month_names: dict[int, str]) -> str:
     title = describe(card, month_names).replace("&", "&amp;").replace("<", "&lt;")
     if card.kind == "bonus":
-        colour = BONUS_COLOUR
         body = (
-            rect(4, 4, 52, 76, fill="#fff8e1")
-            + poly(star(30, 42, 22, 5, 0.45), fill="#ffb300", stroke="#e65100", stroke_width=1)
-            + f'<text x="30" y="50" text-anchor="middle" {FONT} font-size="22" fill="#b71c1c">{card.units}</text>'
+            poly(star(30, 42, 22, 5, 0.45), fill="#ffb300", stroke="#e65100", stroke_width=1)
+            + f'<text x="30" y="50" text-anchor="middle" {FONT} font-size="22" fill="#b71c1c" stroke="none">{card.units}</text>'
             + number_mark(str(card.units), "#fff", "#e65100")
         )
-        band = "BONUS"
+        band = "bonus"
     else:
-        colour = MONTH_COLOUR[card.month]
         if card.kind == "bright":
             body = (motif(card.month) if card.month != 8 else "") + bright_picture(card) + bright_mark()
             if card.month in (1, 3, 12):  # the picture covers the plant: show a little of it behind
@@ -410,9 +407,31 @@ def svg(card: Card, month_names: dict[int, str]) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img">'
         f"<title>{title}</title>"
-        + rect(1, 1, W - 2, H - 2, rx=5, fill="#fffdf5", stroke=colour, stroke_width=2)
-        + f'<g clip-path="url(#c)"><clipPath id="c"><rect x="3" y="3" width="54" height="78" rx="3"/></clipPath>{body}</g>'
-        + rect(3, 82, W - 6, 11, rx=2, fill=colour)
-        + f'<text x="30" y="90.5" text-anchor="middle" {FONT} font-size="8.5" fill="#fff">{band}</text>'
+        # the red edge: a hwatu card's red back paper wraps round onto its face
+        + rect(0.5, 0.5, W - 1, H - 1, rx=5, fill=EDGE, stroke=EDGE_DARK, stroke_width=1)
+        + rect(FACE_X, FACE_Y, W - 2 * FACE_X, H - 2 * FACE_Y, rx=2.5, fill=PAPER)
+        + '<clipPath id="c">'
+        + rect(FACE_X, FACE_Y, W - 2 * FACE_X, H - 2 * FACE_Y, rx=2.5)
+        + "</clipPath>"
+        # the picture, drawn for the area y 3..81, is centred on the face; every shape is outlined in
+        # black ink unless it sets its own stroke
+        + f'<g clip-path="url(#c)"><g transform="translate(0 {n(PICTURE_DY)})" stroke="{INK}" stroke-width="0.7" stroke-linejoin="round">'
+        + body
+        + "</g></g>"
+        # the month's number on a scrap of paper, readable over any picture
+        + rect(W - FACE_X - 3 - 3.9 * len(band), H - FACE_Y - 8, 3.9 * len(band) + 2, 7, rx=1.5, fill=PAPER, stroke="none")
+        + f'<text x="{n(W - FACE_X - 2)}" y="{n(H - FACE_Y - 2.3)}" text-anchor="end" {FONT} font-size="6.5" '
+        + f'fill="{INK}" stroke="none">{band}</text>'
+        + "</svg>\n"
+    )
+
+
+def back_svg() -> str:
+    """The back of a card (the stock, face down): plain red, as hwatu backs are."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img">'
+        "<title>a card face down (the stock)</title>"
+        + rect(1, 1, W - 2, H - 2, rx=5, fill="#b71c1c", stroke="#5d0f0f", stroke_width=2)
+        + rect(5, 5, W - 10, H - 10, rx=3, fill="none", stroke="#e57373", stroke_width=1)
         + "</svg>\n"
     )

@@ -1,7 +1,7 @@
 """Everything the site is generated from, loaded once per build through the project's own loaders.
 
 Spec data: `reference_impl.deck()`, `option_registry()`, `load_ruleset()`, `ruleset_ids()`,
-`spec._clauses.clauses()`, spec/sources.yaml, spec/traceability.yaml, spec/vocabulary.yaml, the area files of
+`spec.clauses()`, spec/sources.yaml, spec/traceability.yaml, spec/vocabulary.yaml, spec/glossary.yaml, the area files of
 spec/rules/ (for their order and introductions). Scenarios: `conformance.load_corpus()`, each run on
 the reference engine with `conformance.run_scenario` (its transcript is what the worked examples
 show). Nothing here depends on the clock, the machine or dict ordering beyond the files' own order.
@@ -23,6 +23,7 @@ from spec import (
     Clause,
     clauses,
     deck,
+    glossary,
     load_ruleset,
     load_spec_file,
     load_yaml,
@@ -39,7 +40,7 @@ Json = dict[str, Any]
 def reset_caches() -> None:
     """Clear the loaders' memoised results, so that `mkdocs serve` picks up edited spec files."""
     for name in sorted(sys.modules):
-        if not (name.startswith("reference_impl") or name.startswith("conformance")):
+        if name.split(".", 1)[0] not in ("spec", "reference_impl", "conformance"):
             continue
         module = sys.modules[name]
         for attr in sorted(vars(module)):
@@ -182,6 +183,7 @@ class Model:
         self.sources: dict[str, Json] = dict(load_yaml(spec_dir() / "sources.yaml", "spec/sources.yaml").data["sources"])
         self.vocabulary: Json = vocabulary()
         self.traceability = traceability()  # every seed statement and what implements it
+        self.glossary = glossary()
         self.corpus = load_corpus()
         # what each scenario's outcome depends on (generated beside the corpus; lint keeps it current)
         self.dependencies = load_dependencies(default_root())

@@ -10,11 +10,15 @@ from typing import Any
 from conformance import compress_values as compress
 from docsgen import examples
 from docsgen.cards import MONTH_NAMES, RIBBON_CLASS_TEXT, kind_text
+from docsgen.glossary import terms_of_clause
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
 from docsgen.model import Model
 
 SCENARIO_IN_CODE = re.compile(r"`([a-z0-9][a-z0-9-]*)`")
 WIDE = "---\nhide:\n  - navigation\n  - toc\n---\n\n"  # front matter: a page with a wide table
+#: front matter of the rules pages: a clause's own section outranks the scenarios whose titles name the
+#: clause (they start with its id) in the site search, as the reference for that id
+RULES_SEARCH = "---\nsearch:\n  boost: 2\n---\n\n"
 GENERATED = (
     "<!-- Generated at build time by docs/_build (mkdocs hook) from spec/ and scenarios/. "
     "Do not edit: change the spec or the scenarios instead. -->\n\n"
@@ -140,7 +144,7 @@ def rules_index(m: Model, portable: bool = False) -> str:
 def rules_area(m: Model, area: Any, portable: bool = False) -> str:
     src = f"rules/{area.id}.md"
     ctx = Ctx(src, m, portable)
-    out = [header(ctx), f"# {md_escape(area.title)}\n", ctx.prose(area.intro) + "\n"]
+    out = [("" if portable else RULES_SEARCH) + header(ctx), f"# {md_escape(area.title)}\n", ctx.prose(area.intro) + "\n"]
     cols = slice(None, -1) if portable else slice(None)  # as rules_index: no corpus counts in the portable page
     rows = []
     for c in area.clauses:
@@ -158,6 +162,8 @@ def rules_area(m: Model, area: Any, portable: bool = False) -> str:
         if options:
             meta.append("- **Options:** " + ", ".join(ctx.option_md(o) for o in options))
         meta.append("- **Sources:** " + ctx.sources_md(c.sources))
+        if not ctx.portable and (terms := terms_of_clause(m, ctx, c.id)):
+            meta.append(terms)
         cited = m.by_clause.get(c.id, [])
         if cited and not ctx.portable:
             pos = sum(1 for s in cited if s.polarity == "positive")
@@ -203,8 +209,9 @@ def cards_page(m: Model, portable: bool = False) -> str:
         intro = (
             "The 48 cards of the hwatu deck, four for each month, and the extra bonus cards some rulesets add "
             f"({ctx.clause_md('R-DECK')}, {ctx.clause_md('R-CARD-IDS')}, {ctx.clause_md('R-BONUS-DECK')}). "
-            "The pictures are drawn by this site's own code from `spec/deck.yaml`: the month's colour and a "
-            "simple flower motif, with the kind marked on top:\n\n"
+            "The pictures are drawn by this site's own code from `spec/deck.yaml`, after the look of a hwatu card: "
+            "the red edge of the red back paper folded onto the face, the month's plant in black ink on paper "
+            "(August under its evening sky), the month's number small in a corner, and the kind marked on top:\n\n"
             "- **bright**: 光 in a red circle;\n- **animal**: the animal of the month;\n"
             "- **ribbon**: a ribbon in the colour of its class: hong-dan red with writing, cheong-dan blue, "
             "cho-dan plain red, and the December ribbon plain red;\n- **junk**: the plant only;\n"
@@ -412,6 +419,11 @@ def rulesets_index(m: Model) -> str:
     )
 
 
+def wrappable(value: str) -> str:
+    """A value that may wrap after an underscore or a comma: narrower columns, more rulesets in view."""
+    return esc(value).replace("_", "_<wbr>").replace(", ", ",<wbr> ")
+
+
 def rulesets_compare(m: Model) -> str:
     src = "rulesets/compare.md"
     ctx = Ctx(src, m)
@@ -428,10 +440,10 @@ def rulesets_compare(m: Model) -> str:
             if oid in m.rulesets[rid].own:
                 cls.append("gs-own")
             title = f"{rid}: {oid} = {value}" + (" (set by this ruleset)" if oid in m.rulesets[rid].own else "")
-            cells.append(f'<td class="{" ".join(cls)}" title="{esc(title)}">{esc(value)}</td>')
+            cells.append(f'<td class="{" ".join(cls)}" title="{esc(title)}">{wrappable(value)}</td>')
         rows.append(
             f'<tr><th><a href="{ctx.href("options.md", oid)}"><code>{esc(oid)}</code></a></th>'
-            f'<td class="gs-default">{esc(default)}</td>{"".join(cells)}</tr>'
+            f'<td class="gs-default">{wrappable(default)}</td>{"".join(cells)}</tr>'
         )
     return (
         WIDE
@@ -561,9 +573,9 @@ def scenario_index(m: Model) -> str:
         scs = by_area[area]
         files = sorted({sc.file for sc in scs})
         out.append(f"## {area} {{#area-{area}}}\n")
-        out.append(
-            f"{len(scs)} scenarios in " + ", ".join(f"[{posixpath.basename(f)}]({ctx.md(m.page_of_file(f))})" for f in files) + ".\n"
-        )
+        # the count follows the catalogue's filters (docs/assets/gostop.js): "3 of 40 scenarios"
+        count = f'<span class="gs-area-count" data-area="{esc(area)}" data-total="{len(scs)}">{len(scs)}</span>'
+        out.append(f"{count} scenarios in " + ", ".join(f"[{posixpath.basename(f)}]({ctx.md(m.page_of_file(f))})" for f in files) + ".\n")
         rows = []
         for sc in scs:
             clauses = " ".join(ctx.clause_a(c) for c in sc.clauses)
@@ -576,7 +588,7 @@ def scenario_index(m: Model) -> str:
             )
         out.append(
             ctx.slot(
-                '<table class="gs-scenario-table"><thead><tr><th>scenario</th><th>ruleset</th>'
+                f'<table class="gs-scenario-table" data-area="{esc(area)}"><thead><tr><th>scenario</th><th>ruleset</th>'
                 "<th>clauses</th><th>polarity</th></tr></thead>"
                 f"<tbody>{''.join(rows)}</tbody></table>"
             )

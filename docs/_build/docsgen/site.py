@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from docsgen import pages, protocol, sessions, traceability
-from docsgen.cards import svg
+from docsgen import compat, glossary, learn, pages, protocol, sessions, traceability
+from docsgen.cards import back_svg, svg
 from docsgen.model import Model
 
 
@@ -17,6 +17,9 @@ def generated_files(m: Model) -> dict[str, str]:
     out: dict[str, str] = {}
     for card in m.cards:
         out[f"cards/{card.id}.svg"] = svg(card, m.deck.month_names)
+    out["cards/back.svg"] = back_svg()
+    out["learn.md"] = learn.learn_page(m)
+    out["glossary.md"] = glossary.glossary_page(m)
     out["rules/index.md"] = pages.rules_index(m)
     for area in m.areas:
         out[f"rules/{area.id}.md"] = pages.rules_area(m, area)
@@ -32,6 +35,9 @@ def generated_files(m: Model) -> dict[str, str]:
         out[m.page_of_file(file)] = pages.scenario_file_page(m, file)
     out["protocol.md"] = protocol.protocol_page(m)
     out["conformance.md"] = pages.conformance_page(m)
+    report = compat.run_reports()
+    out[compat.SRC] = compat.compat_page(m, report)
+    out.update(report)
     return out
 
 
@@ -66,6 +72,8 @@ def nav(m: Model) -> list[Any]:
         scenario_sections.append({area: [{posixpath.splitext(posixpath.basename(f))[0]: m.page_of_file(f)} for f in files]})
     return [
         {"Home": "index.md"},
+        {"Learn to play in five minutes": "learn.md"},
+        {"Glossary": "glossary.md"},
         {"Rules": ["rules/index.md", *({a.title: f"rules/{a.id}.md"} for a in m.areas), {"Seed traceability": traceability.SRC}]},
         {"Cards": "cards.md"},
         {"Options": "options.md"},
@@ -77,6 +85,7 @@ def nav(m: Model) -> list[Any]:
                 {"What your engine declares, and what runs": "declarations.md"},
                 {"Protocol reference": "protocol.md"},
                 {"Conformance of the reference engine": "conformance.md"},
+                {"Compatibility report (worked examples)": "compatibility.md"},
             ]
         },
     ]
