@@ -31,7 +31,7 @@ from conformance._dependencies import Dependencies, compress, derive, scenario_d
 from conformance._engine import ReferenceEngine
 from conformance._runner import PASS, run_scenario
 from conformance._scenarios import Scenario
-from spec import InputError, load_ruleset, option_registry, ruleset_ids, vocabulary
+from spec import InputError, load_ruleset, option_registry, ruleset_ids, show_value, vocabulary
 
 Json = dict[str, Any]
 
@@ -190,19 +190,11 @@ class Need:
     declared: Support
 
     def text(self) -> str:
-        wanted = " or ".join(_show(v) for v in compress(self.passes)) if self.passes else "its own value, with the others"
+        wanted = " or ".join(show_value(v) for v in compress(self.passes)) if self.passes else "its own value, with the others"
         if self.declared is None:
             return f"{self.option} = {wanted} (not declared)"
-        declared = ", ".join(_show(v) for v in self.declared) if isinstance(self.declared, tuple) else str(self.declared)
+        declared = ", ".join(show_value(v) for v in self.declared) if isinstance(self.declared, tuple) else str(self.declared)
         return f"{self.option} = {wanted} (declared: {declared})"
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +226,7 @@ class Verdict:
         """What was substituted, for the report ('' when the scenario ran as written)."""
         if not self.changes:
             return ""
-        return f"run as {self.configuration} with " + ", ".join(f"{k} = {_show(v)}" for k, v in self.changes.items())
+        return f"run as {self.configuration} with " + ", ".join(f"{k} = {show_value(v)}" for k, v in self.changes.items())
 
 
 DependenciesOf = Callable[[Scenario], Dependencies]
@@ -355,7 +347,7 @@ class Unlock:
         return self.values[0][1] + self.values[0][2] / 2 if self.values else 0.0
 
     def text(self) -> str:
-        shown = [f"{_show(v)} (+{alone}" + (f", +{partly} partly)" if partly else ")") for v, alone, partly in self.values[:4]]
+        shown = [f"{show_value(v)} (+{alone}" + (f", +{partly} partly)" if partly else ")") for v, alone, partly in self.values[:4]]
         more = f" and {len(self.values) - 4} more values" if len(self.values) > 4 else ""
         return f"{self.option} = " + " or ".join(shown) + more
 

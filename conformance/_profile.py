@@ -44,7 +44,7 @@ from conformance._fuzz import NOT_FUZZED, normal_legal, normal_state
 from conformance._runner import run_scenario
 from conformance._scenarios import Scenario
 from reference_impl import SplitMix64, seeded_deal
-from spec import InputError, Options, load_ruleset, option_registry
+from spec import InputError, Options, load_ruleset, option_registry, show_value
 
 Json = dict[str, Any]
 
@@ -90,7 +90,7 @@ class OptionProfile:
             return "undecided (no play tells its values apart for this engine)"
         if not self.values:
             return "none of the modelled values"
-        return " or ".join(_show(v) for v in self.values)
+        return " or ".join(show_value(v) for v in self.values)
 
     @property
     def weak(self) -> bool:
@@ -103,14 +103,6 @@ class OptionProfile:
         text += " (weak: a lead to check)" if self.weak else ""
         text += f", {len(self.unexplained)} unexplained" if self.unexplained else ""
         return text + (f", {len(self.elsewhere)} differ elsewhere first" if self.elsewhere else "")
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    return str(value)
 
 
 def _observed(transcript: Sequence[tuple[str, Json, Json]], rules: Options, handed: bool = True) -> list[Any]:
@@ -448,7 +440,7 @@ def table(found: Sequence[OptionProfile], base: str) -> list[str]:
             agree += 1
             continue
         evidence = p.confidence
-        lines.append(f"{p.option:32} {p.verdict[:40]:40} {_show(own[p.option])[:24]:24} {evidence}")
+        lines.append(f"{p.option:32} {p.verdict[:40]:40} {show_value(own[p.option])[:24]:24} {evidence}")
     lines.append(f"{agree} more options behave as {base} has them, or follow the value the engine is sent")
     if not {p.option for p in found} & HARNESS_ONLY:
         lines.append(f"not profiled: {', '.join(sorted(HARNESS_ONLY))} (the harness counts a match's rounds, not the engine)")

@@ -7,7 +7,8 @@ Public API (everything else is private):
 - `deck()`, `Card`, `Deck`, `card_ids_with_role(role)`, the kinds `BRIGHT` ... `BONUS`, `NO_MONTH`:
   the cards of spec/deck.yaml (R-CARD-IDS).
 - `load_ruleset(id)`, `ruleset_ids()`, `Ruleset`, `Options`, `OptionSpec`, `OptionValue`,
-  `option_registry()`, `deal_layouts()`, `ruleset_from_json(raw)`: options and named rulesets.
+  `option_registry()`, `deal_layouts()`, `ruleset_from_json(raw)`, `show_value(value)`: options and
+  named rulesets.
 - `clauses()`, `Clause`: the rule clauses of spec/rules/.
 - `traceability()`, `load_traceability(path)`, `Traceability`, `TraceStatement`, `TraceLink`,
   `SeedRecord`, `TRACE_STATUSES`, `traceability_problems(table)`, `seed_files(dir)`,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
         option_registry,
         ruleset_from_json,
         ruleset_ids,
+        show_value,
     )
     from spec._schemas import (
         load_spec_file,
@@ -103,6 +105,7 @@ _HOME: Final = {
     "option_registry": "_rulesets",
     "ruleset_from_json": "_rulesets",
     "ruleset_ids": "_rulesets",
+    "show_value": "_rulesets",
     "load_spec_file": "_schemas",
     "protocol_check": "_schemas",
     "protocol_schema": "_schemas",
@@ -177,6 +180,7 @@ __all__ = [
     "run_guarded",
     "schema",
     "seed_files",
+    "show_value",
     "spec_dir",
     "traceability",
     "traceability_problems",

@@ -264,6 +264,16 @@ def _typed_options(values: Mapping[str, Any]) -> dict[str, OptionValue]:
     return out
 
 
+def show_value(value: Any) -> str:
+    """An option value as the spec writes it (R-CARD-IDS ids, `true`/`false`, lists in brackets):
+    how reports, declarations and the traceability name a value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(show_value(v) for v in value) + "]"
+    return str(value)
+
+
 @cache
 def option_registry() -> dict[str, OptionSpec]:
     located = load_spec_file("options.yaml", "options")

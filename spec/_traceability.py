@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from spec._clauses import clauses
-from spec._rulesets import OptionValue, load_ruleset, option_registry, ruleset_ids
+from spec._rulesets import OptionValue, load_ruleset, option_registry, ruleset_ids, show_value
 from spec._schemas import display_name, spec_dir, validate
 from spec._yamlio import InputError, load_yaml
 
@@ -48,7 +48,7 @@ class TraceLink:
     def text(self) -> str:
         if self.clause is not None:
             return self.clause
-        return f"{self.option} = {_show(self.value)}" if self.has_value else str(self.option)
+        return f"{self.option} = {show_value(self.value)}" if self.has_value else str(self.option)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,14 +105,6 @@ class Traceability:
         for s in self.of_seed(seed):
             out[s.status] += 1
         return out
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    return str(value)
 
 
 @cache
@@ -209,7 +201,7 @@ def _statement_problems(st: TraceStatement, table: Traceability, known_rulesets:
         if st.status == "implemented" and typed is not None and link.option is not None:
             for rid in valid:
                 if getattr(load_ruleset(rid).options, link.option) != typed:
-                    played = _show(load_ruleset(rid).options.as_json()[link.option])
+                    played = show_value(load_ruleset(rid).options.as_json()[link.option])
                     out.append(f"{link.where}: statement {st.id} is implemented by {link.text()}, but {rid} plays {link.option} = {played}")
     if st.seed_reading is not None:
         out += _link_problems(st, st.seed_reading)
@@ -238,7 +230,7 @@ def _link_problems(st: TraceStatement, link: TraceLink) -> list[str]:
     if spec is None:
         return [f"{link.where}: statement {st.id} cites unknown option {link.option!r}"]
     if link.has_value and spec.coerce(link.value) is None:
-        return [f"{link.where}: statement {st.id}: {_show(link.value)!r} is not a value of {spec.id}; expected {spec.expected()}"]
+        return [f"{link.where}: statement {st.id}: {show_value(link.value)!r} is not a value of {spec.id}; expected {spec.expected()}"]
     return []
 
 
