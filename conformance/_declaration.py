@@ -31,7 +31,7 @@ from conformance._dependencies import Dependencies, compress, derive, scenario_d
 from conformance._engine import ReferenceEngine
 from conformance._runner import PASS, run_scenario
 from conformance._scenarios import Scenario
-from spec import InputError, load_ruleset, option_registry, ruleset_ids, show_value, vocabulary
+from spec import InputError, load_ruleset, option_registry, ruleset_ids, show_value, toggle_registry, vocabulary
 
 Json = dict[str, Any]
 
@@ -147,6 +147,12 @@ def _options(raw: Any, where: str, *, allow_unsupported: bool) -> dict[str, Supp
     for name, support in raw.items():
         spec = registry.get(name)
         if spec is None:
+            toggle = toggle_registry().get(name)
+            if toggle is not None:
+                # the wire carries options only: a toggle is a way of writing two of them
+                raise DeclarationError(
+                    f"{where}.{name}", f"a convenience toggle, not an option; declare the options it sets: {', '.join(toggle.sets)}"
+                )
             raise DeclarationError(f"{where}.{name}", "unknown option; expected an option id of spec/options.yaml")
         if support == ANY:
             out[name] = ANY

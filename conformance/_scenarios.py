@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from reference_impl import complete_deal_json, deal_from_json, normalized_deal_json
-from spec import InputError, Located, Options, load_ruleset, load_yaml, validate
+from spec import InputError, Located, Options, expand_toggles, load_ruleset, load_yaml, toggle_registry, validate
 
 Json = dict[str, Any]
 
@@ -65,6 +65,8 @@ class Scenario:
     exact_cards: bool = False
     #: the scenario is about the event log: its event expectations fail an engine (elsewhere: notes)
     event_log: bool = False
+    #: the convenience toggles (spec/options.yaml) its `options` were written with, already expanded
+    toggles: tuple[str, ...] = ()
 
     @property
     def deal(self) -> Json:
@@ -112,8 +114,9 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
         rs = load_ruleset(raw["ruleset"])
     except InputError as exc:
         raise InputError(located.where([*base, "ruleset"]), exc.detail) from None
-    options = raw.get("options", {})
     try:
+        # a convenience toggle (spec/options.yaml `toggles`) is written down as the options it sets
+        options = expand_toggles(raw.get("options", {}), "options")
         rs = rs.with_overrides(options, "options")
     except InputError as exc:
         raise InputError(located.where([*base, *_path_of(exc.where)]), exc.detail) from None
@@ -147,6 +150,7 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
         generated=generated,
         exact_cards=bool(raw.get("exact_cards", False)),
         event_log=bool(raw.get("event_log", False)),
+        toggles=tuple(key for key in raw.get("options", {}) if key in toggle_registry()),
     )
 
 

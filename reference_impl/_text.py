@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from reference_impl._events import Action, Event
 from reference_impl._round import Round
+from reference_impl._scoring import pc_card_points
 from reference_impl._settlement import Settlement
 
 
@@ -46,10 +47,12 @@ def state_text(rnd: Round) -> list[str]:
         owner = "dealt" if stack["owner"] is None else f"P{stack['owner']}"
         lines.append(f"  stack m{stack['month']:02d} ({owner}): {cards(stack['cards'] + stack['bonus'])}")
     lines.append(f"  stock: {len(snap['stock'])} cards")
+    point_count = rnd.o.scoring_system == "point_count"
     for seat, hand in enumerate(snap["hands"]):
-        score = rnd.score(seat)
+        # the point-count variant counts card values (R-PC-CARD-POINTS), not Go-Stop points
+        value = f"{pc_card_points(rnd.captured[seat])} card points" if point_count else f"{rnd.score(seat).base} pts"
         lines.append(f"  P{seat} hand: {cards(hand)}")
-        lines.append(f"  P{seat} captured ({score.base} pts): {cards(snap['captured'][seat])}")
+        lines.append(f"  P{seat} captured ({value}): {cards(snap['captured'][seat])}")
     return lines
 
 

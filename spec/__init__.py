@@ -8,7 +8,8 @@ Public API (everything else is private):
   the cards of spec/deck.yaml (R-CARD-IDS).
 - `load_ruleset(id)`, `ruleset_ids()`, `Ruleset`, `Options`, `OptionSpec`, `OptionValue`,
   `option_registry()`, `deal_layouts()`, `ruleset_from_json(raw)`, `show_value(value)`: options and
-  named rulesets.
+  named rulesets; `Toggle`, `toggle_registry()`, `expand_toggles(raw, where)`: the convenience
+  toggles that set several options at once.
 - `clauses()`, `Clause`: the rule clauses of spec/rules/.
 - `traceability()`, `load_traceability(path)`, `Traceability`, `TraceStatement`, `TraceLink`,
   `SeedRecord`, `TRACE_STATUSES`, `traceability_problems(table)`, `seed_files(dir)`,
@@ -43,12 +44,15 @@ if TYPE_CHECKING:
         OptionSpec,
         OptionValue,
         Ruleset,
+        Toggle,
         deal_layouts,
+        expand_toggles,
         load_ruleset,
         option_registry,
         ruleset_from_json,
         ruleset_ids,
         show_value,
+        toggle_registry,
     )
     from spec._schemas import (
         load_spec_file,
@@ -106,6 +110,9 @@ _HOME: Final = {
     "ruleset_from_json": "_rulesets",
     "ruleset_ids": "_rulesets",
     "show_value": "_rulesets",
+    "Toggle": "_rulesets",
+    "expand_toggles": "_rulesets",
+    "toggle_registry": "_rulesets",
     "load_spec_file": "_schemas",
     "protocol_check": "_schemas",
     "protocol_schema": "_schemas",
@@ -156,6 +163,7 @@ __all__ = [
     "Options",
     "Ruleset",
     "SeedRecord",
+    "Toggle",
     "TraceLink",
     "TraceStatement",
     "Traceability",
@@ -163,6 +171,7 @@ __all__ = [
     "clauses",
     "deal_layouts",
     "deck",
+    "expand_toggles",
     "format_path",
     "glossary",
     "load_ruleset",
@@ -182,6 +191,7 @@ __all__ = [
     "seed_files",
     "show_value",
     "spec_dir",
+    "toggle_registry",
     "traceability",
     "traceability_problems",
     "uncovered_seeds",

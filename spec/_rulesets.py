@@ -206,7 +206,7 @@ class Ruleset:
         registry = option_registry()
         values = self.options.as_json()
         typed: dict[str, OptionValue] = {}
-        for key, raw in overrides.items():
+        for key, raw in expand_toggles(overrides, where).items():
             spec = registry.get(key)
             if spec is None:
                 raise InputError(f"{where}.{key}", f"unknown option {key!r}; expected one of the options in spec/options.yaml")
@@ -305,6 +305,67 @@ def option_registry() -> dict[str, OptionSpec]:
     return registry
 
 
+@dataclass(frozen=True)
+class Toggle:
+    """A convenience switch of a house-rules table (spec/options.yaml `toggles`): one boolean that
+    sets each of its options to its own value, expanded where people write options."""
+
+    id: str
+    title: str
+    sets: tuple[str, ...]
+    sources: tuple[str, ...]
+    quote: str
+    description: str
+
+
+@cache
+def toggle_registry() -> dict[str, Toggle]:
+    located = load_spec_file("options.yaml", "options")
+    options = option_registry()
+    toggles: dict[str, Toggle] = {}
+    for i, item in enumerate(located.data.get("toggles", ())):
+        toggle = Toggle(
+            id=item["id"],
+            title=item["title"],
+            sets=tuple(item["sets"]),
+            sources=tuple(item["sources"]),
+            quote=" ".join(str(item["quote"]).split()),
+            description=" ".join(str(item["description"]).split()),
+        )
+        if toggle.id in toggles or toggle.id in options:
+            raise InputError(located.where(["toggles", i, "id"]), f"toggle id {toggle.id!r} is already an option or a toggle")
+        for j, name in enumerate(toggle.sets):
+            spec = options.get(name)
+            if spec is None or spec.type != "bool":
+                raise InputError(located.where(["toggles", i, "sets", j]), f"expected a boolean option of spec/options.yaml, got {name!r}")
+        toggles[toggle.id] = toggle
+    return toggles
+
+
+def expand_toggles(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Option values with every convenience toggle replaced by the options it sets. A toggle that
+    is not a boolean, or one given beside one of its options with another value, raises InputError
+    (`where` names the mapping)."""
+    toggles = toggle_registry()
+    if not any(key in toggles for key in raw):
+        return dict(raw)
+    out = {key: value for key, value in raw.items() if key not in toggles}
+    for key, value in raw.items():
+        toggle = toggles.get(key)
+        if toggle is None:
+            continue
+        if not isinstance(value, bool):
+            raise InputError(f"{where}.{key}", f"expected true or false (the toggle {toggle.title!r}), got {value!r}")
+        for name in toggle.sets:
+            if name in out and out[name] != value:
+                raise InputError(
+                    f"{where}.{name}",
+                    f"{name} = {show_value(out[name])} contradicts {key} = {show_value(value)}, which sets {', '.join(toggle.sets)}",
+                )
+            out[name] = value
+    return out
+
+
 @cache
 def deal_layouts() -> dict[str, dict[str, Any]]:
     located = load_spec_file("deal.yaml", "deal")
@@ -381,7 +442,11 @@ def _resolve(ruleset_id: str, files: Mapping[str, Located], chain: tuple[str, ..
     else:
         values = {key: spec.default for key, spec in registry.items()}
     own: dict[str, OptionValue] = {}
-    for key, raw in data["options"].items():
+    try:
+        written = expand_toggles(data["options"], "options")
+    except InputError as exc:
+        raise InputError(located.where(["options", exc.where.rsplit(".", 1)[-1]]), exc.detail) from None
+    for key, raw in written.items():
         spec = registry.get(key)
         if spec is None:
             raise InputError(located.where(["options", key]), f"unknown option {key!r}; expected an option of spec/options.yaml")

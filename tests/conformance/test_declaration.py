@@ -88,6 +88,14 @@ def test_a_house_rule_declared_as_an_exception_is_not_a_failure() -> None:
     assert any(r.verdict is not None and r.verdict.changes.get("three_ppeok_win") == "off" for r in ran)
 
 
+def test_a_convenience_toggle_in_a_declaration_names_the_options_to_declare() -> None:
+    """The wire carries options only: a toggle (spec/options.yaml) is a way of writing them."""
+    with pytest.raises(
+        DeclarationError, match="a convenience toggle, not an option; declare the options it sets: shake_enabled, bomb_enabled"
+    ):
+        parse({"options": {"show3_and_bomb": [True]}})
+
+
 def test_unsupported_option_in_a_claim_is_unknown() -> None:
     declaration = parse({"rulesets": [{"id": "matgo-2p", "options": {"meong_mode": "unsupported"}}], "features": list(FEATURES)})
     verdicts = Verdicts(declaration, STORED)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spec import InputError, load_ruleset, load_yaml_text, option_registry, ruleset_ids
+from spec import InputError, load_ruleset, load_yaml_text, option_registry, ruleset_ids, toggle_registry
 from spec._rulesets import _resolve
 
 REQUIRED = {
@@ -92,3 +92,45 @@ def test_scenario_overrides_are_validated() -> None:
 def test_hash_is_stable_and_distinguishes_rulesets() -> None:
     assert load_ruleset("matgo-2p").hash == load_ruleset("matgo-2p").hash
     assert len({load_ruleset(r).hash for r in ruleset_ids()}) == len(ruleset_ids())
+
+
+# ------------------------------------------------------------------ convenience toggles
+
+
+def test_a_toggle_sets_each_of_its_options_to_its_value() -> None:
+    """Seed 002's 'Show 3 and Bomb': 'Turning this off removes both moves' (R-SHAKE, R-BOMB)."""
+    rs = load_ruleset("site-default-3p")
+    off = rs.with_overrides({"show3_and_bomb": False}, "s").options
+    assert (off.shake_enabled, off.bomb_enabled) == (False, False)
+    on = load_ruleset("family-3p").with_overrides({"show3_and_bomb": True}, "s").options
+    assert (on.shake_enabled, on.bomb_enabled) == (True, True)
+    assert set(toggle_registry()["show3_and_bomb"].sets) == {"shake_enabled", "bomb_enabled"}
+
+
+def test_a_toggle_beside_a_contradicting_option_is_an_error() -> None:
+    rs = load_ruleset("site-default-3p")
+    with pytest.raises(InputError, match=r"s\.bomb_enabled: bomb_enabled = true contradicts show3_and_bomb = false"):
+        rs.with_overrides({"show3_and_bomb": False, "bomb_enabled": True}, "s")
+    # the same value twice says the same thing: no contradiction
+    assert not rs.with_overrides({"show3_and_bomb": False, "bomb_enabled": False}, "s").options.bomb_enabled
+
+
+def test_a_toggle_is_a_boolean() -> None:
+    with pytest.raises(InputError, match=r"s\.show3_and_bomb: expected true or false \(the toggle 'Show 3 and Bomb'\), got 'off'"):
+        load_ruleset("site-default-3p").with_overrides({"show3_and_bomb": "off"}, "s")
+
+
+def test_a_ruleset_file_may_use_a_toggle_and_its_errors_name_the_line() -> None:
+    files = _files(a=BASE.format(id="a") + "options:\n  show3_and_bomb: false\n")
+    rs = _resolve("a", files, ())
+    assert (rs.options.shake_enabled, rs.options.bomb_enabled) == (False, False)
+    files = _files(a=BASE.format(id="a") + "options:\n  show3_and_bomb: false\n  shake_enabled: true\n")
+    with pytest.raises(InputError, match=r"a\.yaml:\d+ at options\.shake_enabled: shake_enabled = true contradicts"):
+        _resolve("a", files, ())
+
+
+def test_every_toggle_sets_boolean_options_only() -> None:
+    registry = option_registry()
+    for toggle in toggle_registry().values():
+        assert toggle.id not in registry
+        assert all(registry[name].type == "bool" for name in toggle.sets)

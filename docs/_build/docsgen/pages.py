@@ -13,6 +13,7 @@ from docsgen.cards import MONTH_NAMES, RIBBON_CLASS_TEXT, kind_text
 from docsgen.glossary import terms_of_clause
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
 from docsgen.model import Model
+from spec import toggle_registry
 
 SCENARIO_IN_CODE = re.compile(r"`([a-z0-9][a-z0-9-]*)`")
 WIDE = "---\nhide:\n  - navigation\n  - toc\n---\n\n"  # front matter: a page with a wide table
@@ -315,14 +316,37 @@ def options_page(m: Model) -> str:
     out.append(table(["option", "type", "default", "clauses", "rulesets that differ"], rows) + "\n")
     set_by_scenarios: dict[str, list[str]] = {}
     for sc in m.corpus:
-        for key in sc.options:
+        for key in (*sc.options, *sc.toggles):
             set_by_scenarios.setdefault(key, []).append(sc.id)
+    out.append(toggles_section(ctx, m, set_by_scenarios))
     for area in m.areas:
         if not groups[area.id]:
             continue
         out.append(f"## {md_escape(area.title)} {{#area-{area.id}}}\n")
         for oid in groups[area.id]:
             out.append(option_section(ctx, m, oid, set_by_scenarios.get(oid, [])))
+    return "\n".join(out)
+
+
+def toggles_section(ctx: Ctx, m: Model, set_by_scenarios: dict[str, list[str]]) -> str:
+    """The convenience toggles of spec/options.yaml: a switch of a house-rules table that sets
+    several options (accepted in ruleset files and scenario options)."""
+    toggles = toggle_registry()
+    out = [
+        "## Convenience toggles {#toggles}\n",
+        "A house-rules table may name one switch for several options. Such a toggle is accepted where "
+        "people write options (a ruleset file or a scenario's `options:`) "
+        "and is written down there as the options it sets, to its own value; engines, their declarations "
+        "and the protocol only ever see the options.\n",
+    ]
+    for t in toggles.values():
+        sets = ", ".join(ctx.option_md(o) for o in t.sets)
+        scenarios = set_by_scenarios.get(t.id, [])
+        out.append(f"### `{t.id}`: {md_escape(t.title)} {{#toggle-{t.id}}}\n")
+        out.append(f"{md_escape(t.description)} Sets {sets}. Sources: {ctx.sources_md(t.sources)}.\n")
+        out.append(f"> {md_escape(t.quote)}\n")
+        if scenarios:
+            out.append("Scenarios written with it: " + ", ".join(ctx.scenario_md(sid) for sid in sorted(scenarios)) + ".\n")
     return "\n".join(out)
 
 
