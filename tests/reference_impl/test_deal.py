@@ -130,6 +130,23 @@ def test_missing_card_is_named() -> None:
         check_deal(d, load_ruleset("matgo-2p").options)
 
 
+@pytest.mark.parametrize("rid", ["family-2p", "family-3p", "family-4p"])
+def test_point_count_deal_with_an_extra_or_a_missing_card_is_never_played(rid: str) -> None:
+    """R-PC-END, seed 001: 'If there is an extra or missing card, it means someone has cheated and
+    the game ends in a draw.' A protocol deal places every card once, so a wrong count is refused
+    as input before any turn, not played and scored."""
+    from dataclasses import replace
+
+    o = load_ruleset(rid).options
+    d = seeded_deal(o, SplitMix64(5), 0)
+    extra = replace(d, table=(*d.table, d.stock[0]))
+    with pytest.raises(InputError, match=rf"card {d.stock[0]!r} appears twice"):
+        check_deal(extra, o)
+    missing = replace(d, stock=d.stock[1:])
+    with pytest.raises(InputError, match=rf"missing cards: {d.stock[0]}; every card of the deck must be placed exactly once"):
+        check_deal(missing, o)
+
+
 def test_bonus_card_outside_the_rulesets_deck() -> None:
     d = _deal(table=("m03-bright", "bonus-3"))
     with pytest.raises(InputError, match=r"card 'bonus-3' is not in this ruleset's deck"):
