@@ -24,7 +24,7 @@ from conformance._runner import PASS, Result, run_scenario
 from conformance._scenarios import Scenario
 from conformance._seedtrace import check_traceability
 from conformance._trace import UNTRACED, cited
-from spec import InputError, OptionSpec, Traceability, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids
+from spec import InputError, OptionSpec, Traceability, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids, show_value
 
 Json = dict[str, Any]
 
@@ -276,6 +276,25 @@ def coverage_lines(report: CoverageReport) -> list[str]:
     n = len(clauses())
     lines.append(f"{n - len(uncovered)} of {n} clauses cited; {len(report.silent)} silent citations")
     return lines
+
+
+def single_configurations(corpus: Sequence[Scenario], deps: dict[str, dependencies.Dependencies]) -> list[tuple[str, str]]:
+    """Behaviours pinned in one configuration only (issue 15: every behaviour is pinned by at least
+    two scenarios that differ in more than the cards): each (what, configuration) where `what` is a
+    clause, or an option value some scenario depends on, and every scenario citing or depending on
+    it is under the same ruleset and player count."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for sc in corpus:
+        where = f"{sc.ruleset} ({sc.resolved_options['players']} players)"
+        for cid in sc.clauses:
+            seen[cid].add(where)
+        stored = deps.get(sc.id)
+        if stored is None:
+            continue
+        for name, value in sc.resolved_options.items():
+            if stored.depends_on(name):
+                seen[f"{name} = {show_value(value)}"].add(where)
+    return [(what, next(iter(places))) for what, places in sorted(seen.items()) if len(places) == 1]
 
 
 def coverage_markdown(report: CoverageReport) -> list[str]:

@@ -52,3 +52,21 @@ def test_a_state_expectation_binds(tmp_path: Path) -> None:
 
 def test_every_corpus_scenario_binds() -> None:
     assert [sc.id for sc in load_corpus() if not binds(sc)] == []
+
+
+def test_a_behaviour_under_one_ruleset_and_player_count_is_reported() -> None:
+    """Issue 15: a clause or a depended-on option value pinned only in one configuration."""
+    from dataclasses import replace
+
+    from conformance import _dependencies as dependencies
+    from conformance import default_root
+    from conformance._lint import single_configurations
+
+    corpus = load_corpus(default_root())
+    deps = dependencies.load(default_root())
+    first = next(sc for sc in corpus if sc.ruleset == "standard-3p" and "R-SCORE-JUNK" in sc.clauses)
+    twin = replace(first, id=first.id + "-twin")
+    found = dict(single_configurations([first, twin], deps))
+    assert found["R-SCORE-JUNK"] == "standard-3p (3 players)"
+    elsewhere = replace(twin, ruleset="matgo-2p", resolved_options=twin.resolved_options | {"players": 2})
+    assert "R-SCORE-JUNK" not in dict(single_configurations([first, elsewhere], deps))
