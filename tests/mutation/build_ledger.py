@@ -1,0 +1,163 @@
+"""Build the ledger of syntactic mutation survivors (issue 15) from a mutmut run.
+
+    make mutation-syntactic             # mutmut over every engine module (setup.cfg), ~1 h on 2 cores
+    .venv/bin/python tests/mutation/build_ledger.py  # in the checkout where mutmut ran
+
+Every mutant that is not killed gets one entry, keyed by what it changes (module, function, the
+line before and after), not by mutmut's running number, so that a hand-written verdict survives
+an unrelated edit. Entries are classified mechanically where the change is of a kind that cannot
+alter a rule's outcome, with the reason; everything else is `open` until a scenario kills it or a
+person writes a `justified` reason into the ledger (kept across rebuilds).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+LEDGER: Final = Path(__file__).with_name("ledger.yaml")
+STRING: Final = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+CLAUSE_ID: Final = re.compile(r"[\"']R-[A-Z0-9-]+[\"']")
+
+#: mechanical categories and why a survivor of that kind changes no rule outcome
+REASONS: Final = {
+    "trace-annotation": "changes only a clause id an event cites: the rule-hit trace that "
+    "`gostop-conformance coverage` reads, not a capture, score, payment or legal action",
+    "message-text": "changes only the wording of an error message: the protocol judges the "
+    "rejection code and the JSON path, never the message",
+}
+
+
+def changed_lines(diff: str) -> tuple[list[str], list[str]]:
+    lines = diff.splitlines()
+    minus = [line[1:] for line in lines if line.startswith("-") and not line.startswith("---")]
+    plus = [line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")]
+    return minus, plus
+
+
+def classify(diff: str) -> str:
+    minus, plus = changed_lines(diff)
+    if len(minus) != 1 or len(plus) != 1:
+        return "open"
+    before, after = minus[0], plus[0]
+    if only_the_message_changes(before, after):
+        return "message-text"
+    if STRING.sub("S", before) != STRING.sub("S", after):
+        return "open"
+    pairs = [(a, b) for a, b in zip(STRING.findall(before), STRING.findall(after), strict=False) if a != b]
+    if not pairs:
+        return "open"
+    old = pairs[0][0]
+    if CLAUSE_ID.fullmatch(old) and ("_emit(" in before or re.search(r"\(\s*[\"']R-", before)):
+        return "trace-annotation"
+    return "open"
+
+
+#: exceptions whose last argument is a message for people (the others name a path or a code)
+MESSAGE_ERRORS: Final = frozenset({"InputError", "Rejection", "ValueError", "DeclarationError", "EngineError"})
+
+
+def _raised_call(line: str) -> ast.Call | None:
+    try:
+        tree = ast.parse(line.strip())
+    except SyntaxError:
+        return None
+    stmt = tree.body[0] if len(tree.body) == 1 else None
+    if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call) and isinstance(stmt.exc.func, ast.Name):
+        return stmt.exc
+    return None
+
+
+def only_the_message_changes(before: str, after: str) -> bool:
+    """`raise E(path_or_code, message)` where only the message argument differs (or is gone)."""
+    old, new = _raised_call(before), _raised_call(after)
+    if old is None or new is None or not isinstance(old.func, ast.Name) or old.func.id not in MESSAGE_ERRORS:
+        return False
+    if ast.dump(old.func) != ast.dump(new.func) or old.keywords or new.keywords:
+        return False
+    # a dropped argument is not wording: InputError(path) alone raises a TypeError instead
+    return len(new.args) == len(old.args) >= 1 and [ast.dump(a) for a in new.args[:-1]] == [ast.dump(a) for a in old.args[:-1]]
+
+
+def key_of(name: str, diff: str) -> str:
+    module, _, rest = name.partition(".x")
+    function = rest.rsplit("__mutmut_", 1)[0].replace("ǁ", ".").strip(".")
+    minus, plus = changed_lines(diff)
+    return f"{module}:{function}: {' / '.join(s.strip() for s in minus)} => {' / '.join(s.strip() for s in plus)}"
+
+
+def mutmut_records() -> list[dict[str, Any]]:
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+    from mutmut.stats import status_by_exit_code
+    from mutmut.utils.file_utils import walk_mutatable_files
+
+    out = []
+    for path in walk_mutatable_files():
+        data = SourceFileMutationData(path=path)
+        data.load()
+        for name, code in data.exit_code_by_key.items():
+            status = status_by_exit_code[code]
+            diff = "" if status == "killed" else get_diff_for_mutant(name, path=data.path)
+            out.append({"name": name, "module": str(path), "status": status, "diff": diff})
+    return out
+
+
+def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], commit: str) -> dict[str, Any]:
+    entries = []
+    for rec in records:
+        if rec["status"] == "killed":
+            continue
+        key = key_of(rec["name"], rec["diff"])
+        old = previous.get(key, {})
+        if old.get("verdict") == "justified":
+            verdict, reason = "justified", old["reason"]
+        else:
+            category = classify(rec["diff"]) if rec["status"] == "survived" else "open"
+            verdict = "equivalent" if category in REASONS else "open"
+            reason = REASONS.get(category, "not yet killed or justified" if rec["status"] == "survived" else f"mutmut: {rec['status']}")
+        entries.append({"key": key, "module": rec["module"], "status": rec["status"], "verdict": verdict, "reason": reason})
+    by_module: dict[str, Counter[str]] = {}
+    for rec in records:
+        by_module.setdefault(rec["module"], Counter())[rec["status"]] += 1
+    for entry in entries:
+        by_module[entry["module"]]["verdict " + entry["verdict"]] += 1
+    total = Counter(rec["status"] for rec in records)
+    checked = total["killed"] + total["survived"] + total["timeout"]
+    return {
+        "commit": commit,
+        "summary": {
+            "mutants": len(records),
+            "killed": total["killed"],
+            "survived": total["survived"],
+            "timeout": total["timeout"],
+            "no tests": total["no tests"],
+            "not checked": total["not checked"],
+            "kill rate of the checked": f"{100 * total['killed'] / checked:.1f} %" if checked else "n/a",
+            "verdicts": dict(Counter(e["verdict"] for e in entries)),
+        },
+        "modules": {m: dict(sorted(c.items())) for m, c in sorted(by_module.items())},
+        "entries": sorted(entries, key=lambda e: e["key"]),
+    }
+
+
+def main() -> int:
+    previous: dict[str, dict[str, Any]] = {}
+    if LEDGER.exists():
+        previous = {e["key"]: e for e in yaml.safe_load(LEDGER.read_text(encoding="utf-8"))["entries"]}
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    ledger = build(mutmut_records(), previous, commit)
+    LEDGER.write_text(yaml.safe_dump(ledger, sort_keys=False, allow_unicode=True, width=200), encoding="utf-8")
+    print(yaml.safe_dump(ledger["summary"], sort_keys=False), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

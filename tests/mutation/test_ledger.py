@@ -1,0 +1,75 @@
+"""The syntactic-mutation survivors ledger (issue 15): its mechanical verdicts and its consistency."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from tests.mutation.build_ledger import LEDGER, build, classify, key_of
+
+CLAUSE_CASE = """--- a
++++ b
+-    self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP"), month=month)
++    self._emit("bomb", seat, played, (*clauses, "r-bomb-skip"), month=month)
+"""
+MESSAGE = """--- a
++++ b
+-        raise InputError(where, f"expected {n} hands, got {len(d.hands)}")
++        raise InputError(where, None)
+"""
+CODE = """--- a
++++ b
+-        raise Rejection("malformed_action", f"{where}: expected an object")
++        raise Rejection("MALFORMED_ACTION", f"{where}: expected an object")
+"""
+LOGIC = """--- a
++++ b
+-            unit_of[DEC_RIBBON] = 1
++            unit_of[DEC_RIBBON] = 2
+"""
+EVENT_KIND = """--- a
++++ b
+-        self._emit("three_ppeok", actor, (), ("R-THREE-PPEOK",))
++        self._emit("THREE_PPEOK", actor, (), ("R-THREE-PPEOK",))
+"""
+
+
+def test_only_changes_that_cannot_alter_an_outcome_are_classified_mechanically() -> None:
+    assert classify(CLAUSE_CASE) == "trace-annotation"
+    assert classify(MESSAGE) == "message-text"
+    # a rejection code, a value, an event kind: judged (or judgeable) by scenarios, so open
+    assert classify(CODE) == "open"
+    assert classify(LOGIC) == "open"
+    assert classify(EVENT_KIND) == "open"
+
+
+def test_the_key_names_the_change_not_mutmuts_number() -> None:
+    key = key_of("reference_impl._round.xǁRoundǁ_surrender__mutmut_20", LOGIC)
+    assert key == "reference_impl._round:Round._surrender: unit_of[DEC_RIBBON] = 1 => unit_of[DEC_RIBBON] = 2"
+
+
+def test_a_hand_verdict_survives_a_rebuild_and_killed_mutants_leave_the_ledger() -> None:
+    records = [
+        {"name": "reference_impl._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "survived", "diff": CLAUSE_CASE},
+        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
+    ]
+    key = key_of(records[0]["name"], LOGIC)
+    ledger = build(records, {key: {"verdict": "justified", "reason": "because"}}, "abc")
+    verdicts = {e["key"]: (e["verdict"], e["reason"]) for e in ledger["entries"]}
+    assert verdicts[key] == ("justified", "because")
+    assert len(ledger["entries"]) == 2
+    assert ledger["summary"]["killed"] == 1 and ledger["summary"]["kill rate of the checked"] == "33.3 %"
+
+
+def test_the_committed_ledger_is_consistent() -> None:
+    ledger = yaml.safe_load(Path(LEDGER).read_text(encoding="utf-8"))
+    entries = ledger["entries"]
+    assert {e["verdict"] for e in entries} <= {"equivalent", "justified", "open"}
+    assert all(e["reason"].strip() for e in entries)
+    summary = ledger["summary"]
+    not_killed = summary["mutants"] - summary["killed"]
+    assert len(entries) == not_killed
+    assert sum(summary["verdicts"].values()) == len(entries)
+    assert len({e["key"] for e in entries}) <= len(entries)
