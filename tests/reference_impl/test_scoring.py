@@ -118,3 +118,22 @@ def test_fast_base_score_equals_the_breakdown(pile: set[int], rid: str, dec: str
     assert base_score(pile, o, as_junk) == breakdown(pile, o, as_junk).base
     assert best_base(pile, o) == best_breakdown(pile, o).base
     assert best_base(pile, o, moved & pile) == best_breakdown(pile, o, moved & pile).base
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 51)), max_size=80))
+def test_the_running_tally_equals_a_fresh_tally_of_the_pile(ops: list[tuple[bool, int]]) -> None:
+    """The incremental tally a round keeps per seat (captures add, steals and ppeok stacks remove:
+    R-STEAL) always equals the tally of the pile it describes."""
+    from reference_impl._scoring import Tally
+
+    pile: list[int] = []
+    running = Tally(())
+    for add, card in ops:
+        if add and card not in pile:
+            pile.append(card)
+            running.add_all([card])
+        elif not add and card in pile:
+            pile.remove(card)
+            running.remove(card)
+        assert running == Tally(pile)
