@@ -7,7 +7,8 @@ Every mutant that is not killed gets one entry, keyed by what it changes (module
 line before and after), not by mutmut's running number, so that a hand-written verdict survives
 an unrelated edit. Entries are classified mechanically where the change is of a kind that cannot
 alter a rule's outcome, with the reason; everything else is `open` until a scenario kills it or a
-person writes a `justified` reason into the ledger (kept across rebuilds).
+person writes a verdict into verdicts.yaml (`justified` with the reason it is harmless, or
+`killed` with the test that killed it after the run), which every rebuild applies.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Final
 import yaml
 
 LEDGER: Final = Path(__file__).with_name("ledger.yaml")
+VERDICTS: Final = Path(__file__).with_name("verdicts.yaml")
 STRING: Final = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
 CLAUSE_ID: Final = re.compile(r"[\"']R-[A-Z0-9-]+[\"']")
 
@@ -93,6 +95,21 @@ def key_of(name: str, diff: str) -> str:
     return f"{module}:{function}: {' / '.join(s.strip() for s in minus)} => {' / '.join(s.strip() for s in plus)}"
 
 
+#: what a person may write in verdicts.yaml: a reason the mutant is harmless, or the test that
+#: killed it after the run the ledger records
+HAND_VERDICTS: Final = ("justified", "killed")
+
+
+def load_verdicts(path: Path = VERDICTS) -> dict[str, dict[str, Any]]:
+    if not path.exists():
+        return {}
+    items = yaml.safe_load(path.read_text(encoding="utf-8"))["verdicts"]
+    for item in items:
+        if item.get("verdict") not in HAND_VERDICTS or not str(item.get("reason", "")).strip():
+            raise ValueError(f"{path}: {item.get('key')!r}: expected verdict justified or killed, with a reason")
+    return {item["key"]: item for item in items}
+
+
 def mutmut_records() -> list[dict[str, Any]]:
     from mutmut.mutation.data import SourceFileMutationData
     from mutmut.mutation.diff_apply import get_diff_for_mutant
@@ -113,12 +130,12 @@ def mutmut_records() -> list[dict[str, Any]]:
 def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], commit: str) -> dict[str, Any]:
     entries = []
     for rec in records:
-        if rec["status"] == "killed":
+        if rec["status"] in ("killed", "timeout"):
             continue
         key = key_of(rec["name"], rec["diff"])
         old = previous.get(key, {})
-        if old.get("verdict") == "justified":
-            verdict, reason = "justified", old["reason"]
+        if old.get("verdict") in HAND_VERDICTS:
+            verdict, reason = old["verdict"], old["reason"]
         else:
             category = classify(rec["diff"]) if rec["status"] == "survived" else "open"
             verdict = "equivalent" if category in REASONS else "open"
@@ -140,7 +157,8 @@ def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], co
             "timeout": total["timeout"],
             "no tests": total["no tests"],
             "not checked": total["not checked"],
-            "kill rate of the checked": f"{100 * total['killed'] / checked:.1f} %" if checked else "n/a",
+            # a mutant that makes the tests hang is detected too (mutmut's timeout)
+            "kill rate of the checked": f"{100 * (total['killed'] + total['timeout']) / checked:.1f} %" if checked else "n/a",
             "verdicts": dict(Counter(e["verdict"] for e in entries)),
         },
         "modules": {m: dict(sorted(c.items())) for m, c in sorted(by_module.items())},
@@ -149,11 +167,11 @@ def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], co
 
 
 def main() -> int:
-    previous: dict[str, dict[str, Any]] = {}
-    if LEDGER.exists():
-        previous = {e["key"]: e for e in yaml.safe_load(LEDGER.read_text(encoding="utf-8"))["entries"]}
+    # run where mutmut ran (its mutants/ directory holds the results); the commit is that checkout's
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    ledger = build(mutmut_records(), previous, commit)
+    ledger = build(mutmut_records(), load_verdicts(), commit)
+    if len(sys.argv) > 1:  # how the run was made, when it was not one run at one commit
+        ledger = {"commit": ledger.pop("commit"), "note": " ".join(sys.argv[1:]), **ledger}
     LEDGER.write_text(yaml.safe_dump(ledger, sort_keys=False, allow_unicode=True, width=200), encoding="utf-8")
     print(yaml.safe_dump(ledger["summary"], sort_keys=False), end="")
     return 0
