@@ -12,7 +12,23 @@ from setuptools import setup
 #: the spec model's cards and options that it reads at every step
 COMPILED_MODULES = [
     *(f"spec/{name}.py" for name in ("_cards", "_rulesets")),
-    *(f"reference_impl/{name}.py" for name in ("_deal", "_events", "_match", "_perft", "_round", "_scoring", "_settlement")),
+    *(
+        f"reference_impl/{name}.py"
+        for name in (
+            "_deal",
+            "_events",
+            "_match",
+            "_perft",
+            "_scoring",
+            "_settlement",
+            "_state",
+            "_dealtime",
+            "_legal",
+            "_steals",
+            "_turns",
+            "_round",
+        )
+    ),
 ]
 
 if os.environ.get("GOSTOP_USE_MYPYC") == "1":

@@ -19,13 +19,15 @@ import reference_impl._match as match_mod
 import reference_impl._round as round_mod
 import reference_impl._scoring as scoring_mod
 import reference_impl._settlement as settlement_mod
+import reference_impl._state as state_mod
+import reference_impl._steals as steals_mod
 from reference_impl._build import engine_build
 from reference_impl._events import Action
 from spec import InputError, Options, Ruleset, deck
 
 Patch = tuple[Any, str, Any]
 
-_CARDS = round_mod._CARDS
+_CARDS = state_mod._CARDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,7 @@ def _highest_junk_first() -> list[Patch]:
             got += unit_of[c]
         return sorted(out)
 
-    return [(round_mod, "choose_surrender", choose)]
+    return [(steals_mod, "choose_surrender", choose)]
 
 
 def _no_pc_sets() -> list[Patch]:
@@ -157,7 +159,7 @@ def _ttadak_from_two_pairs() -> list[Patch]:
 
     def finish(self: round_mod.Round, ctx: Any) -> None:
         pairs = len(ctx.captures) == 4 and ctx.mode == "pair" and ctx.flip is not None and not ctx.made_ttadak
-        if pairs and round_mod.MONTH[ctx.flip] != ctx.month:
+        if pairs and state_mod.MONTH[ctx.flip] != ctx.month:
             self._request("ttadak", self.o.ttadak_steal, ctx.actor)
         original(self, ctx)
 
@@ -185,7 +187,7 @@ def _counted_as_ppeok(made: Callable[[Any], bool]) -> Callable[[], list[Patch]]:
 
 
 def _made_jjok(ctx: Any) -> bool:
-    return bool(ctx.mode == "discard" and ctx.flip is not None and round_mod.MONTH[ctx.flip] == ctx.month)
+    return bool(ctx.mode == "discard" and ctx.flip is not None and state_mod.MONTH[ctx.flip] == ctx.month)
 
 
 def _shake_automatic() -> list[Patch]:
@@ -196,9 +198,9 @@ def _shake_automatic() -> list[Patch]:
 
     def apply(self: round_mod.Round, a: Any) -> Any:
         seat = self.to_act
-        c = round_mod.INDEX_OF.get(a.card or "")
-        if a.type == "play" and self.decision == round_mod.TURN and not a.shake and c is not None and c in self.hands[seat]:
-            month = round_mod.MONTH[c]
+        c = state_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and self.decision == state_mod.TURN and not a.shake and c is not None and c in self.hands[seat]:
+            month = state_mod.MONTH[c]
             # only a legal play shakes: a refused one must leave the round unchanged
             if month and not self.table[month] and month in self._shake_months(seat) and a in self.legal_actions():
                 if self.o.shake_declaration == "with_triple_card_play":
@@ -217,9 +219,9 @@ def _bomb_automatic() -> list[Patch]:
 
     def apply(self: round_mod.Round, a: Any) -> Any:
         seat = self.to_act
-        c = round_mod.INDEX_OF.get(a.card or "")
-        if a.type == "play" and self.decision == round_mod.TURN and c is not None and c in self.hands[seat]:
-            month = round_mod.MONTH[c]
+        c = state_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and self.decision == state_mod.TURN and c is not None and c in self.hands[seat]:
+            month = state_mod.MONTH[c]
             held = self._month_counts(seat)[month]
             # only a legal play bombs: a refused one must leave the round unchanged
             if month and held == 3 and month in self._bomb_months(seat) and a in self.legal_actions():
@@ -249,12 +251,12 @@ def _steal_debt() -> list[Patch]:
 
 def _bonus_never_surrendered() -> list[Patch]:
     """Captured bonus cards are kept out of every steal, as if they were no junk."""
-    original = round_mod.choose_surrender
+    original = steals_mod.choose_surrender
 
     def choose(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:
-        return original([c for c in eligible if not round_mod.IS_BONUS[c]], unit_of, request, selection)
+        return original([c for c in eligible if not state_mod.IS_BONUS[c]], unit_of, request, selection)
 
-    return [(round_mod, "choose_surrender", choose)]
+    return [(steals_mod, "choose_surrender", choose)]
 
 
 def _ppeok_uncounted_when_captured() -> list[Patch]:
@@ -499,7 +501,7 @@ def _advance_by_hand() -> list[Patch]:
                 seat = (actor + k) % self.n
                 if self.hands[seat]:
                     self.to_act = seat
-                    self.decision = round_mod.TURN
+                    self.decision = state_mod.TURN
                     return
         self._round_exhausted()
 
@@ -622,7 +624,7 @@ def _steals_per_request(combine: str) -> list[Patch]:
             for kind, units, payers in requests:
                 for payer in self._others(actor):
                     if payer in payers:
-                        self._surrender(payer, actor, units, (round_mod.STEAL_CLAUSE[kind],))
+                        self._surrender(payer, actor, units, (steals_mod.STEAL_CLAUSE[kind],))
             return
         owed = [0] * self.n
         for _, units, payers in requests:
@@ -696,7 +698,7 @@ def _dual_decision_kept() -> list[Patch]:
     original = round_mod.Round.apply
 
     def apply(self: round_mod.Round, a: Any) -> Any:
-        if a.type != "dual_to_junk" or self.decision != round_mod.GO_STOP:
+        if a.type != "dual_to_junk" or self.decision != state_mod.GO_STOP:
             return original(self, a)
         self._advance = lambda actor: None  # type: ignore[method-assign]
         try:

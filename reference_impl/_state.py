@@ -1,0 +1,334 @@
+"""The state of one round and what every rule reads from it: the fields, the copy, the events
+buffer, scores as Go/Stop sees them, the round end, the snapshot and what the next round inherits
+(R-ROUND-END, R-NEXT-DEALER). The rules that change the state live in the layers above:
+`_dealtime` (deal-time rules), `_legal` (legal actions and the checks of an action),
+`_steals` (steals), `_turns` (turn resolution) and `_round` (the public `Round`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from reference_impl._deal import Deal, check_deal, deck_set
+from reference_impl._events import Event
+from reference_impl._scoring import Breakdown, Tally, best_breakdown, tally_best_base
+from reference_impl._settlement import Seat, Settlement, with_side_payments
+from spec import BONUS, Options, Ruleset, deck, option_registry
+
+TURN: Final = "turn"
+CHOOSE_HAND: Final = "choose_hand_match"
+CHOOSE_FLIP: Final = "choose_flip_match"
+GO_STOP: Final = "go_stop"
+NONE: Final = "none"
+
+_CARDS = deck().cards
+MONTH: Final = tuple(c.month for c in _CARDS)
+IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
+_CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
+CARD_ID: Final = tuple(c.id for c in _CARDS)
+INDEX_OF: Final = {c.id: c.index for c in _CARDS}
+
+_SEATS: Final = range(option_registry()["players"].maximum or 4)
+#: per table size, per seat: the other seats in turn order (R-TURN-ORDER)
+_OPPONENTS: Final = {n: tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n)) for n in range(2, len(_SEATS) + 1)}
+#: clause tuples of the commonest events, built once
+_PLAY_CLAUSES: Final = ("R-TURN", "R-MATCH")
+_PLAY_POINT_COUNT: Final = ("R-TURN", "R-MATCH", "R-PC-PLAY")
+_MATCH: Final = ("R-MATCH",)
+
+_ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
+_new_event: Final = tuple.__new__
+
+
+def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
+    if len(cards) == 1:  # most events carry one card: its id tuple is built once
+        return _ONE_ID[cards[0]]
+    return tuple([CARD_ID[c] for c in cards])
+
+
+def equivalent(a: int, b: int) -> bool:
+    """R-TWO-MATCH-CHOICE: same kind, units and roles; the choice between them is not asked."""
+    return _CLASS[a] == _CLASS[b]
+
+
+class _Turn:
+    """Work in progress of one turn (a turn may pause for a choose_* decision). A plain class with
+    its lists made in __init__: a dataclass's default factories cost a call each, every turn."""
+
+    __slots__ = (
+        "actor",
+        "actor_last",
+        "captures",
+        "flip",
+        "flip_bonus",
+        "flip_take",
+        "hand",
+        "hand_take",
+        "made_ppeok",
+        "made_ttadak",
+        "mode",
+        "month",
+        "pair",
+        "round_last",
+        "trace",
+    )
+
+    def __init__(self, actor: int, mode: str, month: int = 0, hand: int | None = None, pair: list[int] | None = None) -> None:
+        self.actor = actor
+        self.mode = mode  # discard | pair | pair2 | stack | bomb | skip
+        self.month = month
+        self.hand = hand
+        self.pair: list[int] = pair if pair is not None else []
+        self.hand_take: int | None = None
+        self.flip: int | None = None
+        self.flip_take: int | None = None
+        self.flip_bonus: list[int] = []
+        self.captures: list[int] = []
+        self.round_last = False
+        self.actor_last = False
+        self.made_ppeok = False
+        self.made_ttadak = False
+        self.trace: list[str] = []  # extra clauses for the turn's capture event
+
+    def copy(self) -> _Turn:
+        new = _Turn(self.actor, self.mode, self.month, self.hand, self.pair[:])
+        new.hand_take, new.flip, new.flip_take = self.hand_take, self.flip, self.flip_take
+        new.flip_bonus, new.captures, new.trace = self.flip_bonus[:], self.captures[:], self.trace[:]
+        new.round_last, new.actor_last = self.round_last, self.actor_last
+        new.made_ppeok, new.made_ttadak = self.made_ppeok, self.made_ttadak
+        return new
+
+
+class RoundState:
+    """The fields of a round and the queries every rule layer shares."""
+
+    def __init__(self, ruleset: Ruleset, deal: Deal, *, check: bool = True) -> None:
+        """The state dealt from `deal`, checked against the ruleset unless `check` is false; the
+        deal-time rules are applied above (`Round.__init__`)."""
+        o = ruleset.options
+        if check:
+            check_deal(deal, o)
+        self.ruleset = ruleset
+        self.o: Options = o
+        self.n = deal.players
+        self.dealer = deal.dealer
+        index = INDEX_OF
+        self.hands: list[list[int]] = [sorted(index[c] for c in h) for h in deal.hands]
+        self.table: list[list[int]] = [[] for _ in range(13)]
+        self.stack_owner: dict[int, int | None] = {}
+        self.stack_bonus: dict[int, list[int]] = {}
+        self.stock: list[int] = [index[c] for c in reversed(deal.stock)]
+        caps = deal.captured or tuple(() for _ in range(self.n))
+        self.captured: list[list[int]] = [sorted(index[c] for c in pile) for pile in caps]
+        self.tallies = [Tally(pile) for pile in self.captured]  # kept in step with `captured`: _gain, _lose
+        states = deal.player_state
+        self.gos = [s.gos for s in states] if states else [0] * self.n
+        self.go_base = [s.go_base for s in states] if states else [0] * self.n
+        self.first_go_turn: list[int | None] = [s.first_go_turn for s in states] if states else [None] * self.n
+        self.last_go_turn: list[int | None] = list(self.first_go_turn)
+        self.shaken: list[list[int]] = [list(s.shaken_months) for s in states] if states else [[] for _ in range(self.n)]
+        self.shake_factors: list[list[int]] = [[self._shake_factor(m, 3) for m in months] for months in self.shaken]
+        self.bombs: list[list[tuple[int, bool]]] = [[(m, True) for m in s.bombs] for s in states] if states else [[] for _ in range(self.n)]
+        self.credits = [s.skip_credits for s in states] if states else [0] * self.n
+        self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
+        self.moved: list[set[int]] = [{index[c] for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
+        self.deck_set = deck_set(o)
+        self.opponents = _OPPONENTS[self.n]
+        self.streak = deal.nagari_streak
+        self.carry_extra = deal.carried_multiplier
+        self.turn_no = deal.turn
+        self.settlement: Settlement | None = None
+        self.decision = TURN
+        self.ctx: _Turn | None = None
+        self.turn_bonus: list[int] = []
+        self.forced_card: int | None = None  # bonus_replacement_use = must_play_replacement
+        self.turns_taken = [0] * self.n
+        self.side_payments: list[tuple[int, int, int]] = []  # (payer, payee, points), R-FIRST-TURN-AWARD
+        self.pending_steals: list[tuple[str, int, tuple[int, ...]]] = []
+        self.table_at_start: list[int] = []
+        self.last_actor = deal.dealer
+        self._out: list[Event] = []
+        first = deal.first_player
+        if first is None:  # R-TURN-ORDER
+            first = self.dealer if o.first_player == "dealer" else (self.dealer + 1) % self.n
+        self.to_act = first
+        self.deal_events: tuple[Event, ...] = ()
+
+    def _copy(self, other: RoundState) -> None:
+        """Every field of `other`, the mutable ones copied (Round.clone: a copy constructor
+        rather than copying __dict__, which a class compiled with mypyc has not)."""
+        self.ruleset, self.o, self.n, self.dealer = other.ruleset, other.o, other.n, other.dealer
+        self.hands = [h[:] for h in other.hands]
+        self.table = [m[:] for m in other.table]
+        self.stack_owner = dict(other.stack_owner)
+        self.stack_bonus = {k: v[:] for k, v in other.stack_bonus.items()}
+        self.stock = other.stock[:]
+        self.captured = [p[:] for p in other.captured]
+        self.tallies = [t.copy() for t in other.tallies]
+        self.gos, self.go_base = other.gos[:], other.go_base[:]
+        self.first_go_turn, self.last_go_turn = other.first_go_turn[:], other.last_go_turn[:]
+        self.shaken = [x[:] for x in other.shaken]
+        self.shake_factors = [x[:] for x in other.shake_factors]
+        self.bombs = [x[:] for x in other.bombs]
+        self.credits, self.ppeoks = other.credits[:], other.ppeoks[:]
+        self.moved = [set(x) for x in other.moved]
+        self.deck_set, self.streak, self.carry_extra, self.turn_no = other.deck_set, other.streak, other.carry_extra, other.turn_no
+        self.opponents = other.opponents
+        self.settlement, self.decision = other.settlement, other.decision
+        self.ctx = None if other.ctx is None else other.ctx.copy()
+        self.turn_bonus, self.forced_card, self.turns_taken = other.turn_bonus[:], other.forced_card, other.turns_taken[:]
+        self.side_payments, self.pending_steals = other.side_payments[:], other.pending_steals[:]
+        self.table_at_start, self.last_actor, self.to_act = other.table_at_start[:], other.last_actor, other.to_act
+        self._out = []
+        self.deal_events = other.deal_events
+
+    def _emit(self, kind: str, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
+        # Event(...) with every field given, minus the named tuple's argument-parsing frame
+        self._out.append(_new_event(Event, (kind, player, _ids(cards), clauses, data)))
+
+    def _flush(self) -> list[Event]:
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def over(self) -> bool:
+        return self.decision == NONE
+
+    def _end(self, settlement: Settlement) -> None:
+        if self.side_payments:
+            settlement = with_side_payments(settlement, self.side_payments)
+        self.settlement = settlement
+        self.decision = NONE
+        if settlement.kind == "redeal":
+            self._emit("redeal", self.dealer, (), settlement.clauses, dealer=self.dealer)
+        self._emit(
+            "round_end", settlement.winner, (), ("R-ROUND-END", *settlement.clauses[:1]), outcome=settlement.kind, net=list(settlement.net)
+        )
+
+    def _others(self, seat: int) -> tuple[int, ...]:
+        """The other seats in turn order from `seat` (built once per table size)."""
+        return self.opponents[seat]
+
+    def score(self, seat: int) -> Breakdown:
+        """A player's current base score (R-SCORE-SUM; dual cards allocated per R-DUAL-ROLE (1))."""
+        return best_breakdown(self.captured[seat], self.o, self.moved[seat])
+
+    def _has_turn(self, seat: int) -> bool:
+        return bool(self.hands[seat]) or self.credits[seat] > 0
+
+    def _base(self, seat: int) -> int:
+        """The seat's base score as Go/Stop sees it (R-DUAL-ROLE (1)), from its tally."""
+        return tally_best_base(self.tallies[seat], self.o, self.moved[seat])
+
+    def _gain(self, seat: int, cards: list[int] | tuple[int, ...]) -> None:
+        """Cards join a captured pile (kept sorted by canonical index) and its tally."""
+        pile = self.captured[seat]
+        pile.extend(cards)
+        pile.sort()
+        self.tallies[seat].add_all(cards)
+
+    def _lose(self, seat: int, card: int) -> None:
+        """A card leaves a captured pile (a steal, or a bonus card joining a ppeok stack)."""
+        self.captured[seat].remove(card)
+        self.tallies[seat].remove(card)
+
+    def _go_eligible(self, seat: int, base: int) -> bool:
+        """R-GO-THRESHOLD, R-GO-RISE, for `base` = self._base(seat)."""
+        if base < self.o.go_threshold:
+            return False
+        return self.gos[seat] == 0 or base > self.go_base[seat]
+
+    def _go_forced_stop(self, seat: int) -> bool:
+        """R-GO-LAST: an eligible actor with no later turn must stop (forced_stop)."""
+        return self.o.go_on_last_turn == "forced_stop" and (not self._has_turn(seat) or not self.stock)
+
+    def _shake_factor(self, month: int, shown: int) -> int:
+        """R-SHAKE-BOMB-MULT, R-FOUR-IN-HAND-LATER: x2, or x4 for listed months and four-card shakes."""
+        o = self.o
+        if month in o.shake_x4_months or (shown == 4 and o.four_in_hand_later == "four_card_shake_x4"):
+            return 4
+        return 2
+
+    def _seats(self) -> list[Seat]:
+        return [
+            _new_event(  # Seat(...) with every field given, minus the named tuple's argument parsing
+                Seat,
+                (
+                    tuple(self.captured[s]),
+                    self.gos[s],
+                    self.first_go_turn[s],
+                    tuple(self.shaken[s]),
+                    tuple(self.shake_factors[s]),
+                    tuple(self.bombs[s]),
+                    tuple(sorted(self.moved[s])),
+                ),
+            )
+            for s in range(self.n)
+        ]
+
+    def next_round(self) -> dict[str, Any]:
+        """What this finished round hands to the next one (R-NEXT-DEALER, R-NAGARI-CARRY,
+        R-REDEAL, R-MATCH-ROUNDS): its dealer, the void-round streak and carried multiplier, and
+        whether this round counts toward match_rounds."""
+        s = self.settlement
+        assert s is not None, "the round is not over"
+        o = self.o
+        if s.kind == "redeal":
+            return {"dealer": self.dealer, "nagari_streak": self.streak, "carried_multiplier": self.carry_extra, "counts_as_round": False}
+        if s.kind == "nagari":
+            carried = self.carry_extra * int(dict(s.detail).get("void_multiplier", 1))
+            return {
+                "dealer": self.dealer,
+                "nagari_streak": self.streak + 1,
+                "carried_multiplier": carried,
+                "counts_as_round": o.nagari_counts_as_round,
+            }
+        winner = s.winner
+        if winner is None:  # point-count: the best balance deals; ties: first in turn order from the dealer
+            best = max(s.net)
+            winner = next(seat for seat in ((self.dealer + k) % self.n for k in range(self.n)) if s.net[seat] == best)
+        return {"dealer": winner, "nagari_streak": 0, "carried_multiplier": 1, "counts_as_round": True}
+
+    def _in_play(self) -> list[int]:
+        """Cards held by a turn paused at a choose_* decision: played or flipped, not yet placed."""
+        ctx = self.ctx
+        if ctx is None:
+            return []
+        cards = [*ctx.captures, *ctx.flip_bonus]
+        if ctx.hand is not None and ctx.mode in ("pair", "pair2"):
+            cards.append(ctx.hand)
+        if ctx.flip is not None:
+            cards.append(ctx.flip)
+        return sorted(cards)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full observable state, JSON-ready (card lists sorted by canonical index)."""
+        stacks = [
+            {"month": m, "owner": owner, "cards": list(_ids(sorted(self.table[m]))), "bonus": list(_ids(self.stack_bonus.get(m, [])))}
+            for m, owner in sorted(self.stack_owner.items())
+        ]
+        return {
+            "decision": self.decision,
+            "in_play": list(_ids(self._in_play())),
+            "to_act": None if self.decision == NONE else self.to_act,
+            "turn": self.turn_no,
+            "dealer": self.dealer,
+            "hands": [list(_ids(h)) for h in self.hands],
+            "table": list(_ids(sorted(c for month in self.table for c in month))),
+            "stacks": stacks,
+            "stock": list(_ids(list(reversed(self.stock)))),
+            "captured": [list(_ids(p)) for p in self.captured],
+            "players": [
+                {
+                    "gos": self.gos[s],
+                    "go_base": self.go_base[s],
+                    "shaken_months": sorted(self.shaken[s]),
+                    "bombs": [m for m, _ in self.bombs[s]],
+                    "skip_credits": self.credits[s],
+                    "ppeoks": self.ppeoks[s],
+                    "dual_junk": list(_ids(sorted(self.moved[s]))),
+                }
+                for s in range(self.n)
+            ],
+            "nagari_streak": self.streak,
+        }

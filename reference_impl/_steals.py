@@ -1,0 +1,136 @@
+"""Steals: a turn's requests summed per opponent, then the junk each surrenders (R-STEAL,
+R-STEAL-PAYERS, R-EVENTS-STACK, R-FINAL-TURN)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from reference_impl._legal import Legal
+from reference_impl._scoring import DEC_RIBBON, dual_cards_in
+from reference_impl._state import _CARDS
+
+STEAL_CLAUSE: Final = {
+    "jjok": "R-JJOK",
+    "ttadak": "R-TTADAK",
+    "sweep": "R-SWEEP",
+    "stack_capture": "R-STACK-CAPTURE",
+    "bomb": "R-BOMB",
+    "bonus": "R-BONUS-STEAL",
+}
+
+
+class Steals(Legal):
+    """The steal requests of a turn and their surrender."""
+
+    def _request(self, kind: str, units: int, actor: int, payers: tuple[int, ...] | None = None) -> None:
+        if units > 0:
+            self.pending_steals.append((kind, units, payers if payers is not None else self._others(actor)))
+
+    def _perform_steals(self, actor: int, final: bool) -> None:
+        """R-EVENTS-STACK, R-FINAL-TURN: the turn's requests, summed per opponent, then surrendered."""
+        o = self.o
+        owed = [0] * self.n
+        reasons: list[set[str]] = [set() for _ in range(self.n)]
+        requests = [0] * self.n
+        for kind, units, payers in self.pending_steals:
+            if final and kind in o.final_turn_exempt:
+                self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), reason=kind, units=units)
+                continue
+            for p in payers:
+                owed[p] += units
+                requests[p] += 1
+                reasons[p].add(STEAL_CLAUSE[kind])
+        self.pending_steals = []
+        for payer in self._others(actor):
+            if owed[payer]:
+                why = (
+                    tuple(sorted(reasons[payer]))
+                    + (("R-EVENTS-STACK",) if requests[payer] > 1 else ())
+                    + (("R-FINAL-TURN",) if final else ())
+                )
+                self._surrender(payer, actor, owed[payer], why)
+
+    def _surrender(self, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
+        """R-STEAL, R-STEAL-PAYERS, R-EVENTS-STACK: one combined request per opponent."""
+        o = self.o
+        pile = self.captured[giver]
+        eligible = [c for c in pile if _CARDS[c].is_junk]
+        if o.steal_cup_eligible:
+            alloc = self._junk_duals(giver)
+            eligible += [c for c in pile if c in alloc]
+        unit_of = {c: (_CARDS[c].units if _CARDS[c].is_junk else 2) for c in eligible}
+        if o.dec_ribbon == "junk" and DEC_RIBBON in pile:  # R-DEC-RIBBON: a plain junk card here
+            eligible.append(DEC_RIBBON)
+            unit_of[DEC_RIBBON] = 1
+        if o.steal_multi_when_no_single == "give_nothing" and not any(unit_of[c] == 1 for c in eligible):
+            eligible = []  # no single junk left: nothing is surrendered
+        chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
+        if not chosen:
+            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), to=taker, requested=units, units=0)
+            return
+        for c in chosen:
+            self._lose(giver, c)
+            self.moved[giver].discard(c)
+        self._gain(taker, chosen)
+        # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
+        self.moved[taker].update(c for c in chosen if not _CARDS[c].is_junk)
+        self._emit(
+            "steal",
+            giver,
+            chosen,
+            ("R-STEAL", "R-STEAL-PAYERS", *why),
+            to=taker,
+            requested=units,
+            units=sum(unit_of[c] for c in chosen),
+        )
+
+    def _junk_duals(self, seat: int) -> set[int]:
+        """Dual cards of `seat` that currently count as junk (never under auto_best, R-STEAL)."""
+        mode = self.o.dual_role_mode
+        duals = dual_cards_in(self.captured[seat], self.o)
+        if mode == "fixed_double_junk":
+            return set(duals)
+        if mode == "owner_one_way_to_junk":
+            return {c for c in duals if c in self.moved[seat]}
+        return set()
+
+
+def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:
+    """R-STEAL: which of `eligible` (sorted by index) the giver surrenders for `request` units."""
+    if not eligible or request <= 0:
+        return []
+    if sum(unit_of[c] for c in eligible) <= request:
+        return list(eligible)
+    if selection == "taker_lowest_first":
+        out: list[int] = []
+        got = 0
+        for c in sorted(eligible, key=unit_of.__getitem__):  # by units; a stable sort keeps the index order
+            if got >= request:
+                break
+            out.append(c)
+            got += unit_of[c]
+        return sorted(out)
+    by_units: dict[int, list[int]] = {}
+    for c in eligible:
+        by_units.setdefault(unit_of[c], []).append(c)
+    kinds = sorted(by_units)
+    best: tuple[int, int, list[int]] | None = None
+
+    def search(k: int, picked: list[int], got: int) -> None:
+        nonlocal best
+        if got >= request:
+            key = (got - request, len(picked), sorted(picked))
+            if best is None or key < best:
+                best = key
+            return
+        if k == len(kinds):
+            return
+        cards = by_units[kinds[k]]
+        for count in range(len(cards) + 1):
+            search(k + 1, picked + cards[:count], got + count * kinds[k])
+            if got + count * kinds[k] >= request:
+                break
+
+    search(0, [], 0)
+    assert best is not None
+    return best[2]

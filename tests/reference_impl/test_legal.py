@@ -1,0 +1,111 @@
+"""Checking an action apart from applying it (`Round.check`, reference_impl/_legal.py; R-TURN).
+
+Over seeded random rounds of every ruleset, at every decision, a few hundred candidate actions
+(every card and month of the deck in every action type, every seat) are checked, and:
+
+- every action `legal_actions()` lists passes the check;
+- an action that passes is listed, or is a listed play spelled with a table card the rules
+  ignore (a `take` where no choice exists), and applies exactly as the listed one does;
+- an action the check refuses is refused by `apply` with the same code, and every field of the
+  round (the turn paused at a choose_* decision included) is as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from reference_impl import Action, Rejection, Round, SplitMix64, seeded_deal
+from reference_impl._deal import deck_indices
+from reference_impl._match import RandomPlayer
+from spec import deck, load_ruleset, ruleset_ids
+from tests.reference_impl.test_round import _fields
+
+SEEDS = range(6)
+#: refusals made before any action-specific check (the decision, the seat): a few are applied
+EARLY: Final = ("round_over", "not_your_turn", "wrong_decision")
+
+
+def _state(rnd: Round) -> str:
+    """Every field of the round, and of a turn paused at a choose_* decision, as text."""
+    fields = {k: v for k, v in _fields(rnd).items() if k not in ("_out", "ctx", "ruleset", "o")}
+    fields["ctx"] = None if rnd.ctx is None else sorted(_fields(rnd.ctx).items())
+    return repr(sorted(fields.items()))
+
+
+def _candidates(rnd: Round, card_ids: list[str]) -> list[Action]:
+    seat, n = rnd.to_act, rnd.n
+    out: list[Action] = []
+    table = rnd.snapshot()["table"]
+    for cid in card_ids:
+        month = deck().card(cid).month
+        for kind in ("play", "take", "bonus", "dual_to_junk"):
+            out.append(Action(kind, seat, cid))
+        out.append(Action("play", seat, cid, shake=True))
+        for t in table:
+            if deck().card(t).month == month and t != cid:
+                out.append(Action("play", seat, cid, t))
+                out.append(Action("play", seat, cid, t, shake=True))
+    for m in range(13):
+        out.extend(Action(kind, seat, month=m) for kind in ("bomb", "shake", "chongtong"))
+    out.extend(Action(kind, seat) for kind in ("go", "stop", "skip", "play"))
+    out.extend(a._replace(player=(seat + k) % n) for a in rnd.legal_actions() for k in range(1, n))
+    return out
+
+
+def _events(rnd: Round, action: Action) -> object:
+    twin = rnd.clone()
+    return twin.apply(action), twin.snapshot()
+
+
+@pytest.mark.parametrize("rid", ruleset_ids())
+def test_check_agrees_with_legal_actions_and_apply(rid: str) -> None:
+    rs = load_ruleset(rid)
+    o = rs.options
+    card_ids = [deck().cards[i].id for i in deck_indices(o)]
+    refused = spelled = 0
+    for seed in SEEDS:
+        rng = SplitMix64(seed)
+        rnd = Round(rs, seeded_deal(o, rng, dealer=rng.below(o.players)))
+        player = RandomPlayer(seed)
+        while not rnd.over:
+            legal = rnd.legal_actions()
+            for action in legal:
+                assert rnd.check(action) is None, (action, rnd.check(action))
+            before, early = _state(rnd), 0
+            for action in _candidates(rnd, card_ids):
+                refusal = rnd.check(action)
+                if refusal is None:
+                    if action in legal:
+                        continue
+                    listed = action._replace(take=None)
+                    assert listed in legal, f"{action} passes the check but is not among {legal}"
+                    assert _events(rnd, action) == _events(rnd, listed)
+                    spelled += 1
+                    continue
+                refused += 1
+                if refusal.code in EARLY:
+                    early += 1
+                    if early > 3:
+                        continue
+                with pytest.raises(Rejection) as raised:
+                    rnd.apply(action)
+                assert raised.value.code == refusal.code
+                assert _state(rnd) == before, action
+            rnd.apply(player.choose(rnd))
+        assert rnd.check(Action("stop", 0)) is not None  # a finished round refuses everything
+    assert refused
+    del spelled  # only some rulesets have spellings the rules ignore
+
+
+def test_check_names_the_reason_and_changes_nothing() -> None:
+    rs = load_ruleset("matgo-2p")
+    rnd = Round(rs, seeded_deal(rs.options, SplitMix64(3), dealer=0))
+    before = _state(rnd)
+    outsider = next(c for c in (deck().cards[i].id for i in deck_indices(rs.options)) if c not in rnd.snapshot()["hands"][rnd.to_act])
+    refusal = rnd.check(Action("play", rnd.to_act, outsider))
+    assert refusal is not None and refusal.code == "card_not_in_hand"
+    assert rnd.check(Action("go", rnd.to_act)) is not None
+    assert rnd.check(Action("play", 1 - rnd.to_act, outsider)).code == "not_your_turn"  # type: ignore[union-attr]
+    assert _state(rnd) == before
