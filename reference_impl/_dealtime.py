@@ -84,9 +84,7 @@ class DealTime(RoundState):
             return None
         holders: list[tuple[int, int]] = []
         for seat in [(self.to_act + k) % self.n for k in range(self.n)]:
-            counts = [0] * 13
-            for c in self.hands[seat]:
-                counts[MONTH[c]] += 1
+            counts = self._month_counts(seat)
             for month in range(1, 13):
                 if counts[month] == 4:
                     holders.append((seat, month))

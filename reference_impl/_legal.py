@@ -144,9 +144,7 @@ class Legal(DealTime):
         """R-CHONGTONG (instant_win_or_continue): months whose four cards the player holds."""
         if self.o.hand_chongtong != "instant_win_or_continue" or self.forced_card is not None:
             return []
-        counts = [0] * 13
-        for c in self.hands[seat]:
-            counts[MONTH[c]] += 1
+        counts = self._month_counts(seat)
         return [m for m in range(1, 13) if counts[m] == 4]
 
     def _dual_actions(self, seat: int) -> list[Action]:
@@ -156,12 +154,6 @@ class Legal(DealTime):
 
     def _matching(self, seat: int) -> bool:
         return any(self.table[MONTH[c]] for c in self.hands[seat] if not IS_BONUS[c])
-
-    def _month_counts(self, seat: int) -> list[int]:
-        counts = [0] * 13
-        for c in self.hands[seat]:
-            counts[MONTH[c]] += 1
-        return counts
 
     def _bomb_months(self, seat: int, counts: list[int] | None = None) -> list[int]:
         """R-BOMB, R-BOMB-TWO: months the player may bomb now."""

@@ -46,9 +46,8 @@ class Round(Turns):
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its events. The whole check runs first and only reads
         the state (`_legal`), so an illegal action raises Rejection having changed nothing."""
-        # each kind checked, then applied: one dispatch (compiled, each a direct call); `_check`
-        # runs the same checks for `check`
-        # the decision check inlined (`_legal._check_decision`): a call less on every action
+        # `_check` for each kind, then its applier, in one dispatch; the decision check of
+        # `_legal._check_decision` written inline: a call less on every action
         decision = self.decision
         if decision == NONE:
             raise Rejection("round_over", "the round is over")

@@ -232,6 +232,13 @@ class RoundState:
         self.captured[seat].remove(card)
         self.tallies[seat].remove(card)
 
+    def _month_counts(self, seat: int) -> list[int]:
+        """How many cards of each month (index 1-12; 0: bonus cards) the seat holds."""
+        counts = [0] * 13
+        for c in self.hands[seat]:
+            counts[MONTH[c]] += 1
+        return counts
+
     def _go_eligible(self, seat: int, base: int) -> bool:
         """R-GO-THRESHOLD, R-GO-RISE, for `base` = self._base(seat)."""
         if base < self.o.go_threshold:
