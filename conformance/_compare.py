@@ -261,26 +261,25 @@ def check_legal(spec: Json, legal: Json, where: str, exact: bool = False) -> lis
 
 
 def queries(spec: Json | None) -> list[str]:
-    """The engine requests check_expectation makes for `spec`, in order (the runner plans them)."""
+    """The replies an expectation needs besides the one to the request before it, in the order
+    they are asked for: the legal actions (for `decision`, `legal`), the scores (for `scores`,
+    `settlement`). A round's steps are compiled from it (conformance._steps)."""
     if not spec:
         return []
     return (["legal"] if "decision" in spec or "legal" in spec else []) + (["score"] if "scores" in spec or "settlement" in spec else [])
 
 
-def check_expectation(
+def check_seen(
     spec: Json,
     events: list[Json],
     state: Json,
     where: str,
-    legal: Callable[[], Json],
-    score: Callable[[], Json],
     *,
     exact: bool = False,
     event_log: bool = False,
     rules: Options | None = None,
 ) -> list[Mismatch]:
-    """Every part of an expectation against the reply's events and state (and, when the
-    expectation asks for them, the engine's legal actions and scores). Equivalent cards compare
+    """The parts of an expectation about the reply's events and state. Equivalent cards compare
     as one unless `exact`, and, given the scenario's `rules`, captured single junk as pile_class
     says; event differences bind only when the scenario is about the `event_log`."""
     out: list[Mismatch] = []
@@ -310,23 +309,30 @@ def check_expectation(
                 out += [Mismatch(where, p, e, a) for p, e, a in partial(exp, got, f"players[{seat}]", "", exact)]
     if "over" in spec and spec["over"] != (state.get("decision") == "none"):
         out.append(Mismatch(where, "over", spec["over"], state.get("decision") == "none"))
-    asks = queries(spec)
-    if "legal" in asks:
-        lg = legal()
-        if "decision" in spec:
-            got = {"kind": lg.get("decision"), "player": lg.get("player")}
-            out += [Mismatch(where, p, e, a) for p, e, a in partial(spec["decision"], got, "decision")]
-        if "legal" in spec:
-            out += check_legal(spec["legal"], lg, where, exact)
-    if "score" in asks:
-        sc = score()
-        for seat, exp in enumerate(spec.get("scores", ())):
-            if exp is not None:
-                scores = sc.get("scores") or []
-                got = scores[seat] if seat < len(scores) else _MISSING
-                out += [Mismatch(where, p, e, a) for p, e, a in partial(exp, got, f"scores[{seat}]")]
-        if "settlement" in spec:
-            out += [Mismatch(where, p, e, a) for p, e, a in partial(spec["settlement"], sc.get("settlement"), "settlement")]
+    return out
+
+
+def check_legal_reply(spec: Json, lg: Json, where: str, exact: bool = False) -> list[Mismatch]:
+    """`decision` and `legal` of an expectation against the engine's legal reply."""
+    out: list[Mismatch] = []
+    if "decision" in spec:
+        got = {"kind": lg.get("decision"), "player": lg.get("player")}
+        out += [Mismatch(where, p, e, a) for p, e, a in partial(spec["decision"], got, "decision")]
+    if "legal" in spec:
+        out += check_legal(spec["legal"], lg, where, exact)
+    return out
+
+
+def check_score_reply(spec: Json, sc: Json, where: str) -> list[Mismatch]:
+    """`scores` and `settlement` of an expectation against the engine's score reply."""
+    out: list[Mismatch] = []
+    for seat, exp in enumerate(spec.get("scores", ())):
+        if exp is not None:
+            scores = sc.get("scores") or []
+            got = scores[seat] if seat < len(scores) else _MISSING
+            out += [Mismatch(where, p, e, a) for p, e, a in partial(exp, got, f"scores[{seat}]")]
+    if "settlement" in spec:
+        out += [Mismatch(where, p, e, a) for p, e, a in partial(spec["settlement"], sc.get("settlement"), "settlement")]
     return out
 
 

@@ -18,9 +18,10 @@ from conformance._declaration import DeclarationError, Verdict, Verdicts, parse
 from conformance._defaults import DEFAULT_PIPELINE
 from conformance._dependencies import Dependencies
 from conformance._engine import Engine, EngineError, ReferenceEngine
-from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario, scenario_plan
+from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario
 from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
+from conformance._steps import scenario_plan
 from spec import InputError, load_ruleset, load_yaml
 
 XFAIL = "XFAIL"

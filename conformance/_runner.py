@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance._compare import Mismatch, check_expectation, queries
+from conformance._compare import Mismatch
 from conformance._engine import Engine, EngineError, planned
-from conformance._oracle import card_violations, score_violations
-from conformance._scenarios import RoundSpec, Scenario
+from conformance._scenarios import Scenario
+from conformance._steps import REFUSED, Compiled, Flow, Progress, compile_scenario
 
 Json = dict[str, Any]
 
@@ -21,8 +20,6 @@ TIMEOUT = "TIMEOUT"
 PROTOCOL = "PROTOCOL"
 UNSUPPORTED = "UNSUPPORTED"
 OUTCOME_OF_ERROR = {"crash": CRASH, "timeout": TIMEOUT, "protocol": PROTOCOL, "error": ERROR}
-#: how the error of a new_game refused with the code `unsupported` begins (the outcome is UNSUPPORTED)
-REFUSED = "the engine refused the deal as unsupported"
 #: outcomes after which the engine process is restarted before the next scenario
 RESTART_AFTER = frozenset({CRASH, TIMEOUT, PROTOCOL})
 
@@ -45,31 +42,31 @@ class Result:
 
 
 def run_scenario(engine: Engine, sc: Scenario) -> Result:
-    """Run one scenario (each of its rounds in turn); FAIL lists every mismatch, ERROR and the
-    other outcomes say what the engine did wrong."""
+    """Run one scenario (each of its rounds in turn, as conformance._steps compiles them); FAIL
+    lists every mismatch, ERROR and the other outcomes say what the engine did wrong."""
     transcript: list[tuple[str, Json, Json]] = []
     mismatches: list[Mismatch] = []
-    counter = [0]
-
-    def call(kind: str, request: Json, fn: Callable[[], Json]) -> Json:
-        reply = fn()
-        transcript.append((kind, request, reply))
-        return reply
-
+    acts = 0
     try:
         options = sc.rules
         previous: Json | None = None
         totals = [0] * options.players
         counted = 0
-        for number, rnd in enumerate(sc.rounds):
-            label = sc.id if len(sc.rounds) == 1 else f"{sc.id} round {number + 1}"
+        for number, (rnd, compiled) in enumerate(zip(sc.rounds, compile_scenario(sc), strict=True)):
             if previous is not None:
+                label = sc.id if len(sc.rounds) == 1 else f"{sc.id} round {number + 1}"
                 mismatches += _check_chain(label, previous, rnd.deal)
-            error, settled = _run_round(engine, sc, rnd, label, options, call, mismatches, counter)
-            if error is not None:
+            progress = Progress(mismatches)
+            try:
+                with planned(engine, compiled.plan):
+                    run_round(engine, compiled, progress, transcript)
+            finally:  # an engine error ends the scenario: the actions made so far are its steps run
+                acts += progress.acts
+            if progress.error is not None:
                 # a deal the engine says it does not support is its own declaration, made late
-                outcome = UNSUPPORTED if error.startswith(REFUSED) else ERROR
-                return Result(sc.id, outcome, tuple(mismatches), error, counter[0], tuple(transcript))
+                outcome = UNSUPPORTED if progress.error.startswith(REFUSED) else ERROR
+                return Result(sc.id, outcome, tuple(mismatches), progress.error, acts, tuple(transcript))
+            settled = progress.settled
             if settled is None:
                 break
             previous = settled.get("next") or {}
@@ -79,106 +76,39 @@ def run_scenario(engine: Engine, sc: Scenario) -> Result:
         if sc.match:
             mismatches += _check_match(sc, options, totals, counted)
     except EngineError as exc:
-        return Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, ERROR), tuple(mismatches), exc.message, counter[0], tuple(transcript))
+        return Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, ERROR), tuple(mismatches), exc.message, acts, tuple(transcript))
     failed = any(m.binding for m in mismatches)  # notes alone (events outside an event-log scenario) fail nothing
-    return Result(sc.id, FAIL if failed else PASS, tuple(mismatches), None, counter[0], tuple(transcript))
+    return Result(sc.id, FAIL if failed else PASS, tuple(mismatches), None, acts, tuple(transcript))
 
 
-def _run_round(
-    engine: Engine,
-    sc: Scenario,
-    rnd: RoundSpec,
-    name: str,
-    options: Any,
-    call: Callable[[str, Json, Callable[[], Json]], Json],
-    mismatches: list[Mismatch],
-    counter: list[int],
-) -> tuple[str | None, Json | None]:
-    """One round: (an error that stops the scenario, the final score reply when the round ended)."""
-    ruleset = sc.ruleset_json()
-    judging: dict[str, Any] = {"exact": sc.exact_cards, "event_log": sc.event_log, "rules": sc.rules}
-    with planned(engine, round_plan(ruleset, rnd)):
-        reply = call("new_game", {"ruleset": ruleset, "deal": rnd.deal}, lambda: engine.new_game(ruleset, rnd.deal))
-        if "error" in reply:
-            err = reply["error"]
-            if isinstance(err, dict) and err.get("code") == "unsupported":
-                return f"{REFUSED}: {err.get('message', '')}", None
-            return f"new_game was refused: {err}", None
-        state = reply.get("state", {})
-
-        def invariants(where: str, st: Json) -> None:
-            for problem in card_violations(st, options):
-                mismatches.append(Mismatch(where, "invariant: cards", "every card in exactly one place", problem))
-
-        def legal() -> Json:
-            return call("legal", {}, engine.legal)
-
-        def score() -> Json:
-            return call("score", {}, engine.score)
-
-        invariants(f"{name} after the deal", state)
-        if rnd.after_deal:
-            mismatches += check_expectation(
-                rnd.after_deal, reply.get("events", []), state, f"{name} after the deal", legal, score, **judging
-            )
-        for step in rnd.steps:
-            label = f"{name} {step.title}"
-            before = legal() if step.reject is not None else None
-            reply = call("act", step.act, lambda a=step.act: engine.act(a))  # type: ignore[misc]
-            counter[0] += 1
-            if step.reject is not None:
-                err = reply.get("error")
-                code = err.get("code") if isinstance(err, dict) else None
-                if code != step.reject:
-                    mismatches.append(Mismatch(label, "rejection", step.reject, code if err else "accepted", "expected a rejection"))
-                    if not err:
-                        return None, None  # the state moved on; later steps would only cascade
-                elif legal() != before:
-                    mismatches.append(
-                        Mismatch(
-                            label,
-                            "rejection",
-                            "the same legal actions as before",
-                            "they changed",
-                            "a rejected action must leave the state unchanged",
-                        )
-                    )
-                continue
-            if "error" in reply:
-                mismatches.append(Mismatch(label, "act", "accepted", reply["error"], "the action was rejected"))
-                return None, None
-            state = reply.get("state", {})
-            invariants(label, state)
-            if step.expect:
-                mismatches += check_expectation(step.expect, reply.get("events", []), state, label, legal, score, **judging)
-        if rnd.final:
-            mismatches += check_expectation(rnd.final, [], state, f"{name} at the end", legal, score, **judging)
-        final = score()
-        for problem in score_violations(state, final.get("scores") or [], options):
-            mismatches.append(Mismatch(f"{name} at the end", "invariant: scores", "scores that recompute from the captured piles", problem))
-        return None, final if final.get("settlement") is not None else None
-
-
-def scenario_plan(sc: Scenario) -> list[list[tuple[str, Json]]]:
-    """round_plan for every round of `sc`, in order (what a stdio engine is told to expect)."""
-    ruleset = sc.ruleset_json()
-    return [round_plan(ruleset, rnd) for rnd in sc.rounds]
-
-
-def round_plan(ruleset: Json, rnd: RoundSpec) -> list[tuple[str, Json]]:
-    """The requests _run_round makes when every reply is as the scenario expects, in order: a
-    stdio engine gets each one while the harness still checks the reply before it."""
-    out: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": rnd.deal})]
-    out += [(q, {}) for q in queries(rnd.after_deal)]
-    for step in rnd.steps:
-        if step.reject is not None:
-            out += [("legal", {}), ("act", {"action": step.act}), ("legal", {})]
+def run_round(engine: Engine, compiled: Compiled, progress: Progress, transcript: list[tuple[str, Json, Json]]) -> None:
+    """Execute the steps of one round in order, each request's reply going to its check, until
+    a check stops the round; every exchange goes to `transcript` (an act's request as the action)."""
+    skip = -1
+    for step in compiled.steps:
+        if step.group == skip:
+            continue
+        cmd = step.cmd
+        if cmd is None:
+            reply: Json = {}
         else:
-            out.append(("act", {"action": step.act}))
-            out += [(q, {}) for q in queries(step.expect)]
-    out += [(q, {}) for q in queries(rnd.final)]
-    out.append(("score", {}))
-    return out
+            if cmd == "act":
+                request = step.payload["action"]
+                reply = engine.act(request)
+                progress.acts += 1
+            elif cmd == "legal":
+                request, reply = step.payload, engine.legal()
+            elif cmd == "score":
+                request, reply = step.payload, engine.score()
+            else:
+                request = step.payload
+                reply = engine.new_game(request["ruleset"], request["deal"])
+            transcript.append((cmd, request, reply))
+        flow = step.check(reply, progress)
+        if flow is Flow.STOP:
+            return
+        if flow is Flow.SKIP_GROUP:
+            skip = step.group
 
 
 def _check_chain(label: str, previous: Json, deal: Json) -> list[Mismatch]:

@@ -10,8 +10,8 @@ import pytest
 
 from conformance import load_corpus, run_scenario
 from conformance._engine import EngineError
-from conformance._runner import round_plan
 from conformance._stdio import FLIGHT_BYTES, StdioEngine
+from conformance._steps import compile_round
 
 REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
 
@@ -32,7 +32,7 @@ def _first_round():
 
 
 def test_every_round_of_the_corpus_follows_its_plan(engine: StdioEngine) -> None:
-    """round_plan mirrors the runner: over the whole corpus no call leaves its plan, every
+    """The runner executes the compiled steps the plan is made of: over the whole corpus no call leaves its plan, every
     request goes out ahead of the call for it (a round's, as soon as it is planned), and rounds
     go out many requests at once."""
     corpus = load_corpus()
@@ -41,7 +41,7 @@ def test_every_round_of_the_corpus_follows_its_plan(engine: StdioEngine) -> None
     assert engine.plans_dropped == 0
     messages = sum(len(r.transcript) for r in results)
     assert engine.sent_ahead == messages
-    longest = max(len(round_plan(sc.ruleset_json(), rnd)) for sc in corpus for rnd in sc.rounds)
+    longest = max(len(compile_round(sc, rnd, sc.id).plan) for sc in corpus for rnd in sc.rounds)
     assert engine.most_in_flight == min(longest, engine.pipeline)
 
 
@@ -112,7 +112,7 @@ def test_a_state_changing_request_sent_ahead_and_not_wanted_is_a_harness_bug(eng
 def test_plan_reads_what_is_in_flight_and_starts_afresh(engine: StdioEngine) -> None:
     sc, rnd = _first_round()
     ruleset = sc.ruleset_json()
-    plan = round_plan(ruleset, rnd)
+    plan = compile_round(sc, rnd, sc.id).plan
     engine.plan(plan)
     engine.new_game(ruleset, rnd.deal)
     assert engine.sent_ahead == len(plan)  # the whole round is out
@@ -250,13 +250,13 @@ def test_a_run_sends_each_round_ahead_and_each_record_keeps_its_own_exchanges() 
         sent = [line for direction, line in record.engine_transcript if direction == ">"]
         games = [line for line in sent if '"cmd":"new_game"' in line]
         assert len(games) == len(record.scenario.rounds), record.scenario.id
-        assert len(sent) == sum(len(round_plan(record.scenario.ruleset_json(), rnd)) for rnd in record.scenario.rounds)
+        assert len(sent) == sum(len(compile_round(record.scenario, rnd, "").plan) for rnd in record.scenario.rounds)
 
 
 def _rounds(n: int):
     """The plans of n one-round scenarios with steps, and the scenarios."""
     scs = [s for s in load_corpus() if len(s.rounds) == 1 and s.rounds[0].steps and all(t.reject is None for t in s.rounds[0].steps)][:n]
-    return [round_plan(sc.ruleset_json(), sc.rounds[0]) for sc in scs], scs
+    return [compile_round(sc, sc.rounds[0], sc.id).plan for sc in scs], scs
 
 
 def _play(engine: StdioEngine, plan) -> list:
