@@ -1,5 +1,5 @@
 """The stdio client's plan: the requests of a scenario's round go out ahead of the replies the
-harness is still checking, up to a window (conformance/_stdio.py, StdioEngine.plan)."""
+harness is still checking, up to a window (conformance/_pipeline.py, Pipeline.plan)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from conformance import load_corpus, run_scenario
 from conformance._engine import EngineError
-from conformance._stdio import FLIGHT_BYTES, StdioEngine
+from conformance._pipeline import FLIGHT_BYTES
+from conformance._stdio import StdioEngine
 from conformance._steps import compile_round
 
 REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
@@ -262,7 +263,7 @@ def _rounds(n: int):
 def _play(engine: StdioEngine, plan) -> list:
     """Make a round's planned calls in order, as the runner does; the replies."""
     engine.plan(plan)
-    replies = [engine._request(cmd, payload) for cmd, payload in plan]
+    replies = [engine.request(cmd, payload) for cmd, payload in plan]
     engine.plan(())
     return replies
 
