@@ -21,6 +21,7 @@ COMPILED_MODULES = [
             "_perft",
             "_scoring",
             "_settlement",
+            "_seat",
             "_state",
             "_dealtime",
             "_legal",

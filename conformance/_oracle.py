@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any, Final
 
 from reference_impl import best_base, deck_indices
-from spec import Options, deck
+from spec import Options, deck, memo
 
 Json = dict[str, Any]
 
@@ -40,7 +40,7 @@ def card_violations(state: Json, o: Options) -> list[str]:
 
 
 #: the sorted card ids of each deck, by its bonus cards (read only: shared between calls)
-_DECK_IDS: Final[dict[tuple[int, ...], list[str]]] = {}
+_DECK_IDS: Final[dict[tuple[int, ...], list[str]]] = memo({})
 
 
 def score_violations(state: Json, scores: list[Json], o: Options) -> list[str]:

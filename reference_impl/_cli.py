@@ -83,7 +83,7 @@ def _play(ruleset_id: str, seed: int, max_rounds: int | None) -> int:
     while not match.over and (max_rounds is None or played < max_rounds):
         rnd = match.new_round()
         played += 1
-        print(f"\n=== round {played}: dealer P{rnd.dealer}, nagari streak {rnd.streak}")
+        print(f"\n=== round {played}: dealer P{rnd.dealer}, nagari streak {rnd.nagari_streak}")
         for e in rnd.deal_events:
             print("  " + event_text(e))
         print("\n".join(state_text(rnd)))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import TYPE_CHECKING, Any, Final
 
-from spec import InputError, Options, deal_layouts, deck
+from spec import InputError, Options, deal_layouts, deck, memo
 
 if TYPE_CHECKING:
     from mypy_extensions import i64  # native 64-bit integers when compiled; int when interpreted
@@ -112,8 +112,8 @@ def deck_set(options: Options) -> frozenset[int]:
 
 # per bonus_cards: the deck, and the deck as a set. Dicts rather than functools.cache: compiled code
 # looks a dict up directly, and every seeded deal and every round asks
-_DECKS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
-_DECK_SETS: Final[dict[tuple[int, ...], frozenset[int]]] = {}
+_DECKS: Final[dict[tuple[int, ...], tuple[int, ...]]] = memo({})
+_DECK_SETS: Final[dict[tuple[int, ...], frozenset[int]]] = memo({})
 
 
 def _deck_of(bonus_cards: tuple[int, ...]) -> tuple[int, ...]:
@@ -131,7 +131,7 @@ def _deck_of(bonus_cards: tuple[int, ...]) -> tuple[int, ...]:
 
 #: per (deal_layout, deal_packet_order) of spec/deal.yaml: its packets in dealing order, each
 #: (to the table, how many cards) - to each hand when not to the table (R-DEAL-ORDER)
-_PLANS: Final[dict[tuple[str, str], tuple[tuple[bool, int], ...]]] = {}
+_PLANS: Final[dict[tuple[str, str], tuple[tuple[bool, int], ...]]] = memo({})
 
 
 def _plan(layout: str, order: str) -> tuple[tuple[bool, int], ...]:
@@ -236,7 +236,7 @@ def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
     )
 
 
-_CARD_IDS: Final[list[tuple[str, ...]]] = []
+_CARD_IDS: Final[list[tuple[str, ...]]] = memo([])
 
 
 def _card_ids() -> tuple[str, ...]:

@@ -56,12 +56,14 @@ class DealTime(RoundState):
             mode = o.table_four_of_month  # read only when it applies (option dependencies, _tracing)
             cards = sorted(self.table[month])
             self._emit("table_four", self.dealer, cards, ("R-TABLE-FOUR",), month=month, handling=mode)
-            if mode in _VOID_CLAUSE:
+            if mode in ("redeal", "nagari"):
                 return settle_void(mode, self.n, ("R-TABLE-FOUR", _VOID_CLAUSE[mode]))
             if mode == "dealer_wins_fixed":
                 points = fixed_points(o, o.chongtong_points)
                 clauses = ("R-TABLE-FOUR", "R-CHONGTONG")
-                return settle_fixed("dealer_wins_fixed", self.dealer, points, self.n, self.streak, o, clauses, self.carry_extra)
+                return settle_fixed(
+                    "dealer_wins_fixed", self.dealer, points, self.n, self.nagari_streak, o, clauses, self.carried_multiplier
+                )
             self.table[month] = []
             self._gain(self.dealer, cards)
             self._emit("capture", self.dealer, cards, ("R-TABLE-FOUR",))
@@ -88,7 +90,7 @@ class DealTime(RoundState):
             for month in range(1, 13):
                 if counts[month] == 4:
                     holders.append((seat, month))
-                    self._emit("chongtong", seat, [c for c in self.hands[seat] if MONTH[c] == month], ("R-CHONGTONG",), month=month)
+                    self._emit("chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), month=month)
         if not holders:
             return None
         if o.hand_chongtong == "redeal":
@@ -97,10 +99,10 @@ class DealTime(RoundState):
         winner = holders[0][0]
         if len({seat for seat, _ in holders}) > 1:
             mode = o.multiple_chongtong
-            if mode in _VOID_CLAUSE:
+            if mode in ("redeal", "nagari"):
                 return settle_void(mode, self.n, ("R-CHONGTONG-MULTI", _VOID_CLAUSE[mode]))
             if mode != "dealer_first_in_turn_order":
                 winner = max(holders, key=lambda h: h[1])[0]
             clauses = ("R-CHONGTONG", "R-CHONGTONG-MULTI")
         points = fixed_points(o, o.chongtong_points)
-        return settle_fixed("chongtong", winner, points, self.n, self.streak, o, clauses, self.carry_extra)
+        return settle_fixed("chongtong", winner, points, self.n, self.nagari_streak, o, clauses, self.carried_multiplier)

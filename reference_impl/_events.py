@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
+from spec import ActionType, EventKind, RejectionCode
+
 ACTION_FIELDS: Final = {
     "play": ("card", "take", "shake"),
     "bomb": ("month",),
@@ -27,7 +29,7 @@ class Event(NamedTuple):
     """Something that happened, with the clause ids that made it happen (the rule-hit trace).
     An immutable value; a named tuple because every action makes several."""
 
-    kind: str
+    kind: EventKind
     player: int | None = None
     cards: tuple[str, ...] = ()
     clauses: tuple[str, ...] = ()
@@ -48,7 +50,7 @@ class Action(NamedTuple):
     """A player's move (an immutable value). `player` is the seat acting; other fields per
     spec/vocabulary.yaml. A named tuple rather than a dataclass: legal_actions builds thousands."""
 
-    type: str
+    type: ActionType
     player: int
     card: str | None = None
     take: str | None = None
@@ -111,7 +113,7 @@ class Action(NamedTuple):
 class Rejection(Exception):
     """An illegal action: a stable code (spec/vocabulary.yaml) and a message; the state is unchanged."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: RejectionCode, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message

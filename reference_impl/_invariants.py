@@ -34,7 +34,7 @@ def violations(rnd: Round) -> list[str]:
     for cid in sorted(expected | set(seen)):
         if seen.get(cid, 0) != 1:
             problems.append(f"card {cid} is in {seen.get(cid, 0)} places (expected exactly one)")
-    for seat, (pile, tally) in enumerate(zip(rnd.captured, rnd.tallies, strict=True)):
+    for seat, (pile, tally) in enumerate(zip([p.captured for p in rnd.seats], [p.tally for p in rnd.seats], strict=True)):
         if tally != Tally(pile):
             problems.append(f"seat {seat}'s score tally is out of step with its captured pile")
     if rnd.settlement is not None and sum(rnd.settlement.net) != 0:

@@ -83,7 +83,8 @@ class Legal(DealTime):
             out.extend(self._dual_actions(seat))
             return out
         o = self.o
-        hand = self.hands[seat]
+        me = self.seats[seat]
+        hand = me.hand
         if self.forced_card is not None:
             return self._forced_actions(seat, self.forced_card)
         ordinary = [c for c in hand if not IS_BONUS[c]]
@@ -114,7 +115,7 @@ class Legal(DealTime):
                     out.append(_PLAY_SHAKE[seat][c])
         if three or (o.two_card_bomb != "off" and 2 in counts):
             out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts))
-        if self.credits[seat] > 0 and (ordinary or not hand):
+        if me.skip_credits > 0 and (ordinary or not hand):
             out.append(_SKIP[seat])
         if shakes and o.shake_declaration == "any_own_turn_start":
             out.extend(_SHAKE[seat][m] for m in shakes)
@@ -150,10 +151,11 @@ class Legal(DealTime):
     def _dual_actions(self, seat: int) -> list[Action]:
         if self.o.dual_role_mode != "owner_one_way_to_junk":
             return []
-        return [_DUAL[seat][c] for c in dual_cards_in(self.captured[seat], self.o) if c not in self.moved[seat]]
+        p = self.seats[seat]
+        return [_DUAL[seat][c] for c in dual_cards_in(p.captured, self.o) if c not in p.dual_junk]
 
     def _matching(self, seat: int) -> bool:
-        return any(self.table[MONTH[c]] for c in self.hands[seat] if not IS_BONUS[c])
+        return any(self.table[MONTH[c]] for c in self.seats[seat].hand if not IS_BONUS[c])
 
     def _bomb_months(self, seat: int, counts: list[int] | None = None) -> list[int]:
         """R-BOMB, R-BOMB-TWO: months the player may bomb now."""
@@ -180,7 +182,7 @@ class Legal(DealTime):
         return [
             m
             for m in range(1, 13)
-            if counts[m] >= 3 and m not in self.shaken[seat] and not (o.shake_requires_month_absent and self.table[m])
+            if counts[m] >= 3 and m not in self.seats[seat].shaken_months and not (o.shake_requires_month_absent and self.table[m])
         ]
 
     def _card(self, card_id: str | None) -> int:
@@ -193,7 +195,7 @@ class Legal(DealTime):
 
     def _hand_card(self, card_id: str | None) -> int:
         c = self._card(card_id)
-        if c not in self.hands[self.to_act]:
+        if c not in self.seats[self.to_act].hand:
             raise Rejection("card_not_in_hand", f"{card_id} is not in seat {self.to_act}'s hand")
         return c
 
@@ -293,9 +295,10 @@ class Legal(DealTime):
         """R-BOMB-SKIP, R-BONUS-HAND."""
         seat = self.to_act
         self._check_forced(None)
-        if self.credits[seat] <= 0:
+        if self.seats[seat].skip_credits <= 0:
             raise Rejection("no_skip_credit", f"seat {seat} holds no skip credit")
-        if self.hands[seat] and all(IS_BONUS[c] for c in self.hands[seat]):
+        hand = self.seats[seat].hand
+        if hand and all(IS_BONUS[c] for c in hand):
             raise Rejection("must_play_bonus", "only bonus cards are left in hand: one must be played (R-BONUS-HAND)")
 
     def _check_shake(self, a: Action) -> int:
@@ -326,7 +329,8 @@ class Legal(DealTime):
         """R-DUAL-ROLE (owner_one_way_to_junk): the captured dual card moved to junk."""
         seat = self.to_act
         c = self._card(a.card)
-        if self.o.dual_role_mode != "owner_one_way_to_junk" or c not in dual_cards_in(self.captured[seat], self.o) or c in self.moved[seat]:
+        p = self.seats[seat]
+        if self.o.dual_role_mode != "owner_one_way_to_junk" or c not in dual_cards_in(p.captured, self.o) or c in p.dual_junk:
             raise Rejection("dual_not_allowed", f"{a.card} is not a captured dual-role card of seat {seat} that can move to junk")
         return c
 

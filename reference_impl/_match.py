@@ -29,8 +29,8 @@ class Match:
         self.o = ruleset.options
         self.rng = SplitMix64(seed)
         self.dealer = draw_first_dealer(self.o, self.rng)
-        self.streak = 0
-        self.carried = 1  # nagari_carry_prior_multipliers (R-NAGARI-CARRY)
+        self.nagari_streak = 0
+        self.carried_multiplier = 1  # nagari_carry_prior_multipliers (R-NAGARI-CARRY)
         self.totals = [0] * self.o.players
         self.counted = 0
         self.records: list[RoundRecord] = []
@@ -43,19 +43,19 @@ class Match:
 
     def new_round(self) -> Round:
         deal = seeded_deal(self.o, self.rng, self.dealer)
-        return Round(self.ruleset, replace(deal, nagari_streak=self.streak, carried_multiplier=self.carried), check=False)
+        return Round(self.ruleset, replace(deal, nagari_streak=self.nagari_streak, carried_multiplier=self.carried_multiplier), check=False)
 
     def record(self, rnd: Round) -> RoundRecord:
         s = rnd.settlement
         assert s is not None
-        rec = RoundRecord(len(self.records) + 1, self.dealer, s, self.streak)
+        rec = RoundRecord(len(self.records) + 1, self.dealer, s, self.nagari_streak)
         self.records.append(rec)
         for seat, amount in enumerate(s.net):
             self.totals[seat] += amount
         nxt = rnd.next_round()
         self.dealer = nxt["dealer"]
-        self.streak = nxt["nagari_streak"]
-        self.carried = nxt["carried_multiplier"]
+        self.nagari_streak = nxt["nagari_streak"]
+        self.carried_multiplier = nxt["carried_multiplier"]
         self.counted += 1 if nxt["counts_as_round"] else 0
         return rec
 

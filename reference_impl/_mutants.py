@@ -23,7 +23,7 @@ import reference_impl._state as state_mod
 import reference_impl._steals as steals_mod
 from reference_impl._build import engine_build
 from reference_impl._events import Action
-from spec import InputError, Options, Ruleset, deck
+from spec import Bak, InputError, Options, Ruleset, deck
 
 Patch = tuple[Any, str, Any]
 
@@ -102,7 +102,7 @@ def _no_shake_factor() -> list[Patch]:
     original = settlement_mod._own_shake_bomb_factor
 
     def own(s: settlement_mod.Seat, o: Options) -> int:
-        return original(s._replace(shaken=(), shake_factors=()), o)
+        return original(s._replace(shaken_months=(), shake_factors=()), o)
 
     return [(settlement_mod, "_own_shake_bomb_factor", own)]
 
@@ -111,14 +111,16 @@ def _other_packet_order() -> list[Patch]:
     original = deal_mod.seeded_deal
 
     def seeded_deal(options: Options, rng: Any, dealer: int) -> Any:
-        order = "family" if options.deal_packet_order != "family" else "wp"
-        return original(dataclasses.replace(options, deal_packet_order=order), rng, dealer)
+        if options.deal_packet_order != "family":
+            return original(dataclasses.replace(options, deal_packet_order="family"), rng, dealer)
+        return original(dataclasses.replace(options, deal_packet_order="wp"), rng, dealer)
 
     return [(deal_mod, "seeded_deal", seeded_deal)]
 
 
 def _swallow_godori() -> list[Patch]:
-    return [(scoring_mod, "_GODORI", (1 << 4) | (1 << 12) | (1 << 45))]
+    geese, swallow = deck().card("m08-animal").index, deck().card("m12-animal").index
+    return [(scoring_mod, "_GODORI", scoring_mod._GODORI & ~(1 << geese) | (1 << swallow))]
 
 
 def _meongtta_at_six() -> list[Patch]:
@@ -176,9 +178,9 @@ def _counted_as_ppeok(made: Callable[[Any], bool]) -> Callable[[], list[Patch]]:
 
         def finish(self: round_mod.Round, ctx: Any) -> None:
             if made(ctx):
-                self.ppeoks[ctx.actor] += 1
+                self.seats[ctx.actor].ppeoks += 1
                 # the engine's instant-win check runs on its counter after any of those events
-                ctx.made_ppeok = ctx.made_ppeok or self.ppeoks[ctx.actor] == 3
+                ctx.made_ppeok = ctx.made_ppeok or self.seats[ctx.actor].ppeoks == 3
             original(self, ctx)
 
         return [(round_mod.Round, "_finish", finish)]
@@ -199,7 +201,7 @@ def _shake_automatic() -> list[Patch]:
     def apply(self: round_mod.Round, a: Any) -> Any:
         seat = self.to_act
         c = state_mod.INDEX_OF.get(a.card or "")
-        if a.type == "play" and self.decision == state_mod.TURN and not a.shake and c is not None and c in self.hands[seat]:
+        if a.type == "play" and self.decision == state_mod.TURN and not a.shake and c is not None and c in self.seats[seat].hand:
             month = state_mod.MONTH[c]
             # only a legal play shakes: a refused one must leave the round unchanged
             if month and not self.table[month] and month in self._shake_months(seat) and a in self.legal_actions():
@@ -220,7 +222,7 @@ def _bomb_automatic() -> list[Patch]:
     def apply(self: round_mod.Round, a: Any) -> Any:
         seat = self.to_act
         c = state_mod.INDEX_OF.get(a.card or "")
-        if a.type == "play" and self.decision == state_mod.TURN and c is not None and c in self.hands[seat]:
+        if a.type == "play" and self.decision == state_mod.TURN and c is not None and c in self.seats[seat].hand:
             month = state_mod.MONTH[c]
             held = self._month_counts(seat)[month]
             # only a legal play bombs: a refused one must leave the round unchanged
@@ -239,9 +241,9 @@ def _steal_debt() -> list[Patch]:
     def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
         owed_by = debts.setdefault(self, {})
         owed = units + owed_by.pop((giver, taker), 0)
-        before = list(self.captured[giver])
+        before = list(self.seats[giver].captured)
         original(self, giver, taker, owed, why)
-        given = [c for c in before if c not in self.captured[giver]]
+        given = [c for c in before if c not in self.seats[giver].captured]
         got = sum(_CARDS[c].units if _CARDS[c].is_junk else 2 for c in given)
         if got < owed:
             owed_by[(giver, taker)] = owed - got
@@ -267,7 +269,7 @@ def _ppeok_uncounted_when_captured() -> list[Patch]:
         owner = self.stack_owner.get(month)
         original(self, ctx, month, extra)
         if owner is not None:
-            self.ppeoks[owner] -= 1
+            self.seats[owner].ppeoks -= 1
 
     return [(round_mod.Round, "_capture_stack", capture)]
 
@@ -299,12 +301,12 @@ def _instant_win_shake_factor() -> list[Patch]:
 
 
 def _instant_win_go_bak() -> list[Patch]:
-    return _instant_win_repaid(lambda rnd, s, payer, amount: amount * 2 if rnd.gos[payer] else amount)
+    return _instant_win_repaid(lambda rnd, s, payer, amount: amount * 2 if rnd.seats[payer].gos else amount)
 
 
 def _instant_win_go_points() -> list[Patch]:
     def pay(rnd: round_mod.Round, s: Any, payer: int, amount: int) -> int:
-        gos = rnd.gos[s.winner]
+        gos = rnd.seats[s.winner].gos
         carry: int = s.carry
         return (amount + settlement_mod.go_points(gos, rnd.o) * carry) * settlement_mod.go_multiplier(gos, rnd.o)
 
@@ -316,7 +318,7 @@ def _go_last_ignores_credits() -> list[Patch]:
     empty but who still holds a skip credit is forced to stop."""
 
     def forced(self: round_mod.Round, seat: int) -> bool:
-        return self.o.go_on_last_turn == "forced_stop" and (not self.hands[seat] or not self.stock)
+        return self.o.go_on_last_turn == "forced_stop" and (not self.seats[seat].hand or not self.stock)
 
     return [(round_mod.Round, "_go_forced_stop", forced)]
 
@@ -344,7 +346,7 @@ def _redeal_as_nagari_streak() -> list[Patch]:
 
     def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
         if _kind(rnd) == "redeal":
-            nxt["nagari_streak"] = rnd.streak + 1
+            nxt["nagari_streak"] = rnd.nagari_streak + 1
         return nxt
 
     return _next_round_rewrite(rewrite)
@@ -478,11 +480,13 @@ def _exhaust_winner(pick: Callable[[round_mod.Round, list[int]], int]) -> Callab
         original = round_mod.Round._round_exhausted
 
         def exhausted(self: round_mod.Round) -> None:
-            callers = [s for s in range(self.n) if self.gos[s] > 0]
+            callers = [s for s in range(self.n) if self.seats[s].gos > 0]
             o = self.o
             if o.scoring_system == "gostop" and callers and o.deck_exhausted_after_go == "last_go_caller_wins":
                 winner = pick(self, callers)
-                self._end(settlement_mod.settle_stop("last_go_caller_wins", winner, self._seats(), self.streak, o, self.carry_extra))
+                self._end(
+                    settlement_mod.settle_stop("last_go_caller_wins", winner, self._seats(), self.nagari_streak, o, self.carried_multiplier)
+                )
                 return
             original(self)
 
@@ -499,7 +503,7 @@ def _advance_by_hand() -> list[Patch]:
         if self.stock:
             for k in range(1, self.n + 1):
                 seat = (actor + k) % self.n
-                if self.hands[seat]:
+                if self.seats[seat].hand:
                     self.to_act = seat
                     self.decision = state_mod.TURN
                     return
@@ -525,10 +529,10 @@ def _go_base_first_only() -> list[Patch]:
 
     def apply(self: round_mod.Round, a: Any) -> Any:
         seat = self.to_act
-        before, had = self.go_base[seat], self.gos[seat]
+        before, had = self.seats[seat].go_base, self.seats[seat].gos
         out = original(self, a)
         if a.type == "go" and had:
-            self.go_base[seat] = before
+            self.seats[seat].go_base = before
         return out
 
     return [(round_mod.Round, "apply", apply)]
@@ -542,7 +546,7 @@ def _final_ppeok_uncounted() -> list[Patch]:
     def ppeok(self: round_mod.Round, ctx: Any, f: int) -> None:
         original(self, ctx, f)
         if ctx.made_ppeok and ctx.month not in self.stack_owner:
-            self.ppeoks[ctx.actor] -= 1
+            self.seats[ctx.actor].ppeoks -= 1
             ctx.made_ppeok = False
 
     return [(round_mod.Round, "_ppeok", ppeok)]
@@ -553,7 +557,7 @@ def _three_ppeok_after_steals() -> list[Patch]:
     original = round_mod.Round._finish
 
     def finish(self: round_mod.Round, ctx: Any) -> None:
-        if ctx.made_ppeok and self.ppeoks[ctx.actor] == 3 and self.o.three_ppeok_win != "off" and self.pending_steals:
+        if ctx.made_ppeok and self.seats[ctx.actor].ppeoks == 3 and self.o.three_ppeok_win != "off" and self.pending_steals:
             self._perform_steals(ctx.actor, False)
         original(self, ctx)
 
@@ -714,9 +718,9 @@ def _stolen_dual_reverts() -> list[Patch]:
     original = round_mod.Round._surrender
 
     def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
-        before = set(self.moved[taker])
+        before = set(self.seats[taker].dual_junk)
         original(self, giver, taker, units, why)
-        self.moved[taker] = before
+        self.seats[taker].dual_junk = before
 
     return [(round_mod.Round, "_surrender", surrender)]
 
@@ -724,7 +728,7 @@ def _stolen_dual_reverts() -> list[Patch]:
 def _best_base_scores(seat: settlement_mod.Seat, o: Options) -> list[Any]:
     """Each loser is scored with the allocation that maximises their own base (R-DUAL-ROLE (1)),
     not the one that minimises what they pay (3)."""
-    return [scoring_mod.best_breakdown(seat.pile, o, seat.moved_to_junk)]
+    return [scoring_mod.best_breakdown(seat.captured, o, seat.dual_junk)]
 
 
 def _display_allocation_everywhere() -> list[Patch]:
@@ -743,11 +747,11 @@ def _display_allocation_everywhere() -> list[Patch]:
     return [(settlement_mod, "fixed_allocation", fixed)]
 
 
-def _bak_added(extra: Callable[[Any, Any, Any, Options], str | None]) -> list[Patch]:
+def _bak_added(extra: Callable[[Any, Any, Any, Options], Bak | None]) -> list[Patch]:
     """Patch settlement._loser_baks: `extra` names one more bak a loser gets, or None."""
     original = settlement_mod._loser_baks
 
-    def baks(win: Any, lose: Any, pile: Any, o: Options) -> list[str]:
+    def baks(win: Any, lose: Any, pile: Any, o: Options) -> list[Bak]:
         out = original(win, lose, pile, o)
         more = extra(win, lose, pile, o)
         if more is not None and more not in out:
@@ -760,7 +764,7 @@ def _bak_added(extra: Callable[[Any, Any, Any, Options], str | None]) -> list[Pa
 def _gwang_bak_any_winner_bright() -> list[Patch]:
     """Gwang-bak when the winner holds any bright, with or without bright points."""
 
-    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> Bak | None:
         rain_off = not o.gwang_bak_rain_protects and scoring_mod.RAIN_BRIGHT in pile
         return "gwang_bak" if o.gwang_bak and win.brights > 0 and lose.brights - (1 if rain_off else 0) == 0 else None
 
@@ -770,7 +774,7 @@ def _gwang_bak_any_winner_bright() -> list[Patch]:
 def _rain_always_exposes() -> list[Patch]:
     """With the rain bright not protecting, a loser holding it is gwang-bak even beside another bright."""
 
-    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> Bak | None:
         exposed = not o.gwang_bak_rain_protects and scoring_mod.RAIN_BRIGHT in pile
         return "gwang_bak" if o.gwang_bak and win.bright_points > 0 and exposed else None
 
@@ -780,7 +784,7 @@ def _rain_always_exposes() -> list[Patch]:
 def _meongbak_any_animal() -> list[Patch]:
     """Meong-bak when the winner holds any animal, with or without animal points."""
 
-    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> Bak | None:
         modes = ("meongbak_loser_zero", "meongtta_and_meongbak")
         return "meong_bak" if o.meong_mode in modes and win.animals > 0 and lose.animals == 0 else None
 
@@ -790,7 +794,7 @@ def _meongbak_any_animal() -> list[Patch]:
 def _meongbak_under_meongtta() -> list[Patch]:
     """Seven animals also make a loser without animals meong-bak under meongtta_7_global."""
 
-    def extra(win: Any, lose: Any, pile: Any, o: Options) -> str | None:
+    def extra(win: Any, lose: Any, pile: Any, o: Options) -> Bak | None:
         hit = o.meong_mode == "meongtta_7_global" and win.animals >= settlement_mod.MEONGTTA_ANIMALS and lose.animals == 0
         return "meong_bak" if hit else None
 
@@ -809,7 +813,7 @@ def _flip_rewrite(rewrite: Callable[[round_mod.Round, Any], None]) -> list[Patch
 
 
 def _actor_last_by_hand(rnd: round_mod.Round, ctx: Any) -> None:
-    ctx.actor_last = not rnd.hands[ctx.actor]
+    ctx.actor_last = not rnd.seats[ctx.actor].hand
 
 
 def _round_last_by_stock(rnd: round_mod.Round, ctx: Any) -> None:
@@ -1208,14 +1212,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "round",
         "R-EXHAUST-AFTER-GO",
         "when the stock runs out after several Gos the earliest caller wins",
-        _exhaust_winner(lambda rnd, callers: min(callers, key=lambda s: (rnd.first_go_turn[s] or 0, s))),
+        _exhaust_winner(lambda rnd, callers: min(callers, key=lambda s: (rnd.seats[s].first_go_turn or 0, s))),
     ),
     Mutant(
         "exhaust-most-gos-wins",
         "round",
         "R-EXHAUST-AFTER-GO",
         "when the stock runs out after several Gos the caller with the most Gos wins",
-        _exhaust_winner(lambda rnd, callers: max(callers, key=lambda s: (rnd.gos[s], -s))),
+        _exhaust_winner(lambda rnd, callers: max(callers, key=lambda s: (rnd.seats[s].gos, -s))),
     ),
     Mutant(
         "exhaust-best-base-wins",

@@ -93,7 +93,7 @@ class Round(Turns):
         self._begin_turn_action()
         if shake:
             self._do_shake(seat, month)
-        self.hands[seat].remove(c)
+        self.seats[seat].hand.remove(c)
         self._emit("play", seat, (c,), _PLAY_POINT_COUNT if o.scoring_system == "point_count" else _PLAY_CLAUSES)
         if not on:
             ctx = _Turn(seat, "discard", month, c)
@@ -117,23 +117,23 @@ class Round(Turns):
         o = self.o
         seat = self.to_act
         self._begin_turn_action()
-        played = [c for c in self.hands[seat] if MONTH[c] == month]
+        played = [c for c in self.seats[seat].hand if MONTH[c] == month]
         two = len(played) == 2
         for c in played:
-            self.hands[seat].remove(c)
+            self.seats[seat].hand.remove(c)
         ctx = _Turn(seat, "bomb", month)
         ctx.captures.extend(sorted(played + self.table[month]))
         self.table[month] = []
         clauses = ("R-BOMB-TWO",) if two else ("R-BOMB",)
         steal = 0 if two and o.two_card_bomb == "capture_only" else o.bomb_steal
         multiplier = not two or o.two_card_bomb == "full_bomb"
-        self.bombs[seat].append((month, multiplier))
+        self.seats[seat].bombs.append((month, multiplier))
         if steal:
             self.pending_steals.append(("bomb", steal, self._others(seat)))
         credits = 0
         if o.bomb_compensation == "skip_credits_2" and (not two or o.two_card_bomb == "full_bomb"):
             credits = len(played) - 1
-            self.credits[seat] += credits
+            self.seats[seat].skip_credits += credits
         self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP"), month=month, skip_credits=credits)
         self._flip(ctx)
         self._resolve(ctx)
@@ -142,8 +142,9 @@ class Round(Turns):
         """R-BOMB-SKIP: a flip-only turn (checked by `_check_skip`)."""
         seat = self.to_act
         self._begin_turn_action()
-        self.credits[seat] -= 1
-        self._emit("skip", seat, (), ("R-BOMB-SKIP",), skip_credits=self.credits[seat])
+        p = self.seats[seat]
+        p.skip_credits -= 1
+        self._emit("skip", seat, (), ("R-BOMB-SKIP",), skip_credits=p.skip_credits)
         ctx = _Turn(seat, "skip")
         self._flip(ctx)
         self._resolve(ctx)
@@ -151,15 +152,16 @@ class Round(Turns):
     def _bonus(self, c: int) -> None:
         """R-BONUS-HAND: captured at once and replaced by the top stock card; the turn goes on."""
         seat = self.to_act
-        self.hands[seat].remove(c)
+        self.seats[seat].hand.remove(c)
         self._gain(seat, (c,))
         self.turn_bonus.append(c)
         replacement: tuple[int, ...] = ()
         self.forced_card = None
         if self.stock:
             r = self.stock.pop()
-            self.hands[seat].append(r)
-            self.hands[seat].sort()
+            hand = self.seats[seat].hand
+            hand.append(r)
+            hand.sort()
             replacement = (r,)
             if self.o.bonus_replacement_use == "must_play_replacement":
                 self.forced_card = r
@@ -171,14 +173,14 @@ class Round(Turns):
         """R-CHONGTONG (instant_win_or_continue): the holder shows the four and wins at once."""
         seat = self.to_act
         o = self.o
-        self._emit("chongtong", seat, [c for c in self.hands[seat] if MONTH[c] == month], ("R-CHONGTONG",), month=month)
+        self._emit("chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), month=month)
         points = fixed_points(o, o.chongtong_points)
-        self._end(settle_fixed("chongtong", seat, points, self.n, self.streak, o, ("R-CHONGTONG",), self.carry_extra))
+        self._end(settle_fixed("chongtong", seat, points, self.n, self.nagari_streak, o, ("R-CHONGTONG",), self.carried_multiplier))
 
     def _dual_to_junk(self, c: int) -> None:
         """R-DUAL-ROLE (owner_one_way_to_junk): irrevocable."""
         seat = self.to_act
-        self.moved[seat].add(c)
+        self.seats[seat].dual_junk.add(c)
         self._emit("dual_to_junk", seat, (c,), ("R-DUAL-ROLE",))
         if self.decision == GO_STOP and not self._go_eligible(seat, self._base(seat)):
             self._advance(seat)  # the Go/Stop decision lapses (R-GO-WHEN)
@@ -198,16 +200,17 @@ class Round(Turns):
     def _go(self) -> None:
         """R-GO-WHEN, R-GO-RISE, R-GO-LAST (checked by `_check_go`)."""
         seat = self.to_act
-        self.gos[seat] += 1
-        self.go_base[seat] = self._base(seat)
-        if self.first_go_turn[seat] is None:
-            self.first_go_turn[seat] = self.turn_no
-        self.last_go_turn[seat] = self.turn_no
-        self._emit("go", seat, (), ("R-GO-WHEN", "R-GO-BONUS"), gos=self.gos[seat], base=self.go_base[seat])
+        p = self.seats[seat]
+        p.gos += 1
+        p.go_base = self._base(seat)
+        if p.first_go_turn is None:
+            p.first_go_turn = self.turn_no
+        p.last_go_turn = self.turn_no
+        self._emit("go", seat, (), ("R-GO-WHEN", "R-GO-BONUS"), gos=p.gos, base=p.go_base)
         self._advance(seat)
 
     def _stop(self) -> None:
         """R-GO-WHEN: Stop ends the round; the caller wins (R-SETTLE)."""
         seat = self.to_act
         self._emit("stop", seat, (), ("R-GO-WHEN",), base=self._base(seat))
-        self._end(settle_stop("stop", seat, self._seats(), self.streak, self.o, self.carry_extra))
+        self._end(settle_stop("stop", seat, self._seats(), self.nagari_streak, self.o, self.carried_multiplier))

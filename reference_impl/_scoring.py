@@ -7,13 +7,31 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
-from spec import ANIMAL, BRIGHT, RIBBON, Card, Options, deck
+from spec import ANIMAL, BRIGHT, RIBBON, Card, Options, deck, memo
 
-RAIN_BRIGHT: Final = 44
-DEC_RIBBON: Final = 46
-GODORI: Final = frozenset({4, 12, 29})
-DAN_SETS: Final = {"hong": frozenset({1, 5, 9}), "cheong": frozenset({21, 33, 37}), "cho": frozenset({13, 17, 25})}
-CHO_WITH_DEC: Final = frozenset({13, 17, 25, DEC_RIBBON})
+
+def _deck_cards() -> tuple[Card, ...]:
+    # through a function: mypyc cannot type a module-level call into the spec's lazy API
+    return deck().cards
+
+
+_CARDS: Final = _deck_cards()
+
+
+def _one_with_role(role: str) -> int:
+    """The canonical index of the one card spec/deck.yaml gives `role`."""
+    (index,) = [c.index for c in _CARDS if role in c.roles]
+    return index
+
+
+# The cards that scoring names, read from the deck's roles and ribbon classes (spec/deck.yaml),
+# never written here as indices: the deck is the one source of card identity (R-CARD-IDS).
+RAIN_BRIGHT: Final = _one_with_role("rain")  # R-SCORE-BRIGHT, R-GWANG-BAK
+DEC_RIBBON: Final = _one_with_role("december-ribbon")  # R-DEC-RIBBON
+GODORI: Final = frozenset(c.index for c in _CARDS if "godori" in c.roles)  # R-SCORE-GODORI
+#: R-SCORE-DAN: the three ribbon sets, in the order the trace and the breakdown list them
+DAN_SETS: Final = {name: frozenset(c.index for c in _CARDS if c.ribbon_class == name) for name in ("hong", "cheong", "cho")}
+CHO_WITH_DEC: Final = DAN_SETS["cho"] | {DEC_RIBBON}  # R-DEC-RIBBON in_cho_set, four_red_bonus
 
 
 class Breakdown(NamedTuple):
@@ -79,19 +97,10 @@ class Breakdown(NamedTuple):
         }
 
 
-_new_tuple: Final = tuple.__new__
-
-
 def _mask(indices: Iterable[int]) -> int:
     return sum(1 << i for i in set(indices))
 
 
-def _deck_cards() -> tuple[Card, ...]:
-    # through a function: mypyc cannot type a module-level call into the spec's lazy API
-    return deck().cards
-
-
-_CARDS: Final = _deck_cards()
 #: bit sets over the canonical card index: a set's cards are tested for in a pile at once
 _BIT: Final = tuple(1 << c.index for c in _CARDS)
 _RAIN: Final = 1 << RAIN_BRIGHT
@@ -224,29 +233,25 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     # R-SCORE-JUNK
     junk_points = max(0, units - o.junk_threshold + 1)
     base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points + extra_points
-    # every field given, without the named tuple's argument-parsing __new__ (settlement weighs several a round)
-    return _new_tuple(
-        Breakdown,
-        (
-            brights,
-            bright_points,
-            animals,
-            animal_points,
-            godori_points,
-            ribbons,
-            ribbon_points,
-            dans,
-            dan_points,
-            units,
-            junk_cards,
-            junk_points,
-            extra_points,
-            base,
-            winner_bonus,
-            tuple(CARD_IDS[c] for c in junk),
-            held,
-            o,
-        ),
+    return Breakdown(
+        brights=brights,
+        bright_points=bright_points,
+        animals=animals,
+        animal_points=animal_points,
+        godori_points=godori_points,
+        ribbons=ribbons,
+        ribbon_points=ribbon_points,
+        dans=dans,
+        dan_points=dan_points,
+        junk_units=units,
+        junk_cards=junk_cards,
+        junk_points=junk_points,
+        extra_points=extra_points,
+        base=base,
+        winner_bonus=winner_bonus,
+        dual_as_junk=tuple(CARD_IDS[c] for c in junk),
+        held=held,
+        options=o,
     )
 
 
@@ -403,7 +408,7 @@ def tally_best_base(t: Tally, o: Options, moved: Collection[int] = ()) -> int:
     return best
 
 
-_DUAL_INDICES: dict[frozenset[str], tuple[int, ...]] = {}
+_DUAL_INDICES: Final[dict[frozenset[str], tuple[int, ...]]] = memo({})
 
 
 def dual_indices(o: Options) -> tuple[int, ...]:

@@ -18,27 +18,28 @@ from reference_impl._scoring import (
     pc_sets,
     tally_breakdown,
 )
-from spec import Options
+from spec import Bak, Options, Outcome
 
 # Seat, LoserLine and Settlement are named tuples: immutable values, and cheap to build (a frozen
 # dataclass costs a guarded attribute write per field; every round settles, some several ways)
 
 
 class Seat(NamedTuple):
-    """What settlement needs to know about one player at the end of a round."""
+    """What settlement needs to know about one player at the end of a round, under the names of
+    the seat state (`SeatState.frozen`)."""
 
-    pile: tuple[int, ...]
+    captured: tuple[int, ...]
     gos: int
     first_go_turn: int | None
-    shaken: tuple[int, ...]
+    shaken_months: tuple[int, ...]
     shake_factors: tuple[int, ...]  # per shake: 2, or 4 (shake_x4_months, four_in_hand_later)
     bombs: tuple[tuple[int, bool], ...]  # (month, carries the bomb multiplier)
-    moved_to_junk: tuple[int, ...]
+    dual_junk: tuple[int, ...]
 
 
 class LoserLine(NamedTuple):
     seat: int
-    baks: tuple[str, ...]
+    baks: tuple[Bak, ...]
     amount: int
     pays: int
     exempt: bool
@@ -47,10 +48,20 @@ class LoserLine(NamedTuple):
         return {"seat": self.seat, "baks": list(self.baks), "amount": self.amount, "pays": self.pays, "exempt": self.exempt}
 
 
-class Settlement(NamedTuple):
-    """The result of a round. `net[i]` is seat i's gain (negative: loss); nets sum to zero."""
+class PointCountResult(NamedTuple):
+    """What the point-count variant settles on (R-PC-GOAL, R-PC-SETS), per seat."""
 
-    kind: str
+    breakeven: int
+    card_points: tuple[int, ...]
+    sets: tuple[tuple[str, ...], ...]
+
+
+class Settlement(NamedTuple):
+    """The result of a round. `net[i]` is seat i's gain (negative: loss); nets sum to zero.
+    Built by keyword; a field that does not apply to the outcome keeps its default and is not
+    sent (`to_json`, spec/protocol: settlement)."""
+
+    kind: Outcome
     winner: int | None
     net: tuple[int, ...]
     payments: tuple[tuple[int, int, int], ...] = ()
@@ -64,7 +75,11 @@ class Settlement(NamedTuple):
     carry: int = 1
     points: int = 0
     winner_breakdown: Breakdown | None = None
-    detail: tuple[tuple[str, Any], ...] = ()
+    #: R-NAGARI-CARRY nagari_carry_prior_multipliers: what a nagari hands on to the carry
+    void_multiplier: int = 1
+    point_count: PointCountResult | None = None
+    #: R-FIRST-TURN-AWARD: (payer, payee, points), also in payments and net
+    awards: tuple[tuple[int, int, int], ...] = ()
     clauses: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
@@ -86,8 +101,21 @@ class Settlement(NamedTuple):
                 out["winner_breakdown"] = self.winner_breakdown.to_json()
         elif self.kind in ("chongtong", "three_ppeok", "dealer_wins_fixed"):
             out.update(points=self.points, carry=self.carry)
-        out.update(dict(self.detail))
+        for key, value in self.detail():
+            out[key] = value
         out["clauses"] = list(self.clauses)
+        return out
+
+    def detail(self) -> list[tuple[str, Any]]:
+        """The outcome's own fields, as the protocol and the text view list them."""
+        out: list[tuple[str, Any]] = []
+        if self.kind == "nagari":
+            out.append(("void_multiplier", self.void_multiplier))
+        if self.point_count is not None:
+            pc = self.point_count
+            out += [("breakeven", pc.breakeven), ("card_points", list(pc.card_points)), ("sets", [list(x) for x in pc.sets])]
+        if self.awards:
+            out.append(("awards", [list(p) for p in self.awards]))
         return out
 
 
@@ -132,21 +160,22 @@ def fixed_points(o: Options, setting: int | str) -> int:
 
 
 def settle_fixed(
-    kind: str, winner: int, points: int, n: int, streak: int, o: Options, clauses: tuple[str, ...], extra: int = 1
+    kind: Outcome, winner: int, points: int, n: int, streak: int, o: Options, clauses: tuple[str, ...], extra: int = 1
 ) -> Settlement:
     """An instant win paid `points` by each opponent (R-CHONGTONG, R-TABLE-FOUR, R-THREE-PPEOK)."""
     carry = carry_factor(streak, o) * extra if o.chongtong_multipliers == "nagari_carry_only" else 1
     each = points * carry
     payments = tuple((s, winner, each) for s in _others(winner, n))
     net = tuple(each * (n - 1) if s == winner else -each for s in range(n))
-    return Settlement(kind, winner, net, payments, points=points, carry=carry, clauses=(*clauses, "R-NAGARI-CARRY"))
+    return Settlement(
+        kind=kind, winner=winner, net=net, payments=payments, points=points, carry=carry, clauses=(*clauses, "R-NAGARI-CARRY")
+    )
 
 
-def settle_void(kind: str, n: int, clauses: tuple[str, ...], multiplier: int = 1) -> Settlement:
+def settle_void(kind: Outcome, n: int, clauses: tuple[str, ...], multiplier: int = 1) -> Settlement:
     """A void round or a redeal; `multiplier` is what a nagari carries on under
     nagari_carry_prior_multipliers (R-NAGARI-CARRY)."""
-    detail = (("void_multiplier", multiplier),) if kind == "nagari" else ()
-    return Settlement(kind, None, (0,) * n, detail=detail, clauses=clauses)
+    return Settlement(kind=kind, winner=None, net=(0,) * n, void_multiplier=multiplier if kind == "nagari" else 1, clauses=clauses)
 
 
 def void_multiplier(seats: Sequence[Seat], o: Options) -> int:
@@ -166,7 +195,7 @@ def with_side_payments(s: Settlement, side: Sequence[tuple[int, int, int]]) -> S
     for payer, payee, amount in side:
         net[payer] -= amount
         net[payee] += amount
-    return s._replace(net=tuple(net), payments=(*s.payments, *side), detail=(*s.detail, ("awards", [list(p) for p in side])))
+    return s._replace(net=tuple(net), payments=(*s.payments, *side), awards=(*s.awards, *side))
 
 
 def _others(seat: int, n: int) -> list[int]:
@@ -191,13 +220,13 @@ def _own_shake_bomb_factor(s: Seat, o: Options) -> int:
     for f in s.shake_factors:
         factor *= f
     for month, counts in s.bombs:
-        if counts and (month not in s.shaken or o.shake_then_bomb_stacks):
+        if counts and (month not in s.shaken_months or o.shake_then_bomb_stacks):
             factor *= o.bomb_multiplier
     return factor
 
 
-def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: Options) -> list[str]:
-    baks: list[str] = []
+def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: Options) -> list[Bak]:
+    baks: list[Bak] = []
     # R-GWANG-BAK
     if o.gwang_bak and win.bright_points > 0:
         protecting = lose.brights - (1 if not o.gwang_bak_rain_protects and RAIN_BRIGHT in loser_pile else 0)
@@ -218,13 +247,13 @@ def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: O
     return baks
 
 
-def settle_stop(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, extra: int = 1) -> Settlement:
+def settle_stop(kind: Outcome, winner: int, seats: Sequence[Seat], streak: int, o: Options, extra: int = 1) -> Settlement:
     """R-SETTLE for a round won by a Stop (or by the last Go-caller when the stock ran out)."""
     best: Settlement | None = None
     w_seat = seats[winner]
-    fixed = fixed_allocation(w_seat.pile, o, w_seat.moved_to_junk)
-    w_allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(w_seat.pile, o)))
-    w_tally = Tally(w_seat.pile)
+    fixed = fixed_allocation(w_seat.captured, o, w_seat.dual_junk)
+    w_allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(w_seat.captured, o)))
+    w_tally = Tally(w_seat.captured)
     # each loser's scores under each of their allocations do not depend on the winner's: once
     scores = {seat: _allocated_scores(seats[seat], o) for seat in _others(winner, len(seats))}
     for alloc in w_allocs:
@@ -237,14 +266,21 @@ def settle_stop(kind: str, winner: int, seats: Sequence[Seat], streak: int, o: O
 
 def _allocated_scores(seat: Seat, o: Options) -> list[Breakdown]:
     """A loser's breakdown under each allocation open to them (R-DUAL-ROLE (3))."""
-    fixed = fixed_allocation(seat.pile, o, seat.moved_to_junk)
-    allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(seat.pile, o)))
-    tally = Tally(seat.pile)
+    fixed = fixed_allocation(seat.captured, o, seat.dual_junk)
+    allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(seat.captured, o)))
+    tally = Tally(seat.captured)
     return [tally_breakdown(tally, o, alloc) for alloc in allocs]
 
 
 def _settle_with(
-    kind: str, winner: int, seats: Sequence[Seat], streak: int, o: Options, win: Breakdown, extra: int, scores: dict[int, list[Breakdown]]
+    kind: Outcome,
+    winner: int,
+    seats: Sequence[Seat],
+    streak: int,
+    o: Options,
+    win: Breakdown,
+    extra: int,
+    scores: dict[int, list[Breakdown]],
 ) -> Settlement:
     n = len(seats)
     gos = seats[winner].gos
@@ -257,12 +293,12 @@ def _settle_with(
     lines: list[LoserLine] = []
     for seat in _others(winner, n):
         s = seats[seat]
-        if o.empty_capture_exempt and not s.pile:
+        if o.empty_capture_exempt and not s.captured:
             lines.append(LoserLine(seat, (), 0, 0, True))
             continue
-        chosen: tuple[int, list[str]] | None = None
+        chosen: tuple[int, list[Bak]] | None = None
         for lose in scores[seat]:  # R-DUAL-ROLE (3): each loser minimises their own payment
-            baks = _loser_baks(win, lose, s.pile, o)
+            baks = _loser_baks(win, lose, s.captured, o)
             if s.gos > 0 and o.go_bak_mode == "double_own":
                 baks.append("go_bak")
             amount = points << len(baks)
@@ -288,20 +324,20 @@ def _settle_with(
         net[payer] -= amount
         net[payee] += amount
     return Settlement(
-        kind,
-        winner,
-        tuple(net),
-        payments,
-        tuple(lines),
-        win.base,
-        gos,
-        gp,
-        gm,
-        sbf,
-        meongtta,
-        carry,
-        points,
-        win,
+        kind=kind,
+        winner=winner,
+        net=tuple(net),
+        payments=payments,
+        losers=tuple(lines),
+        base=win.base,
+        go_count=gos,
+        go_points=gp,
+        go_multiplier=gm,
+        shake_bomb_factor=sbf,
+        meongtta=meongtta,
+        carry=carry,
+        points=points,
+        winner_breakdown=win,
         clauses=(*(("R-EXHAUST-AFTER-GO",) if kind == "last_go_caller_wins" else ()), *SETTLE_CLAUSES),
     )
 
@@ -329,16 +365,20 @@ def settle_point_count(piles: Sequence[Sequence[int]], o: Options) -> Settlement
     breakeven = 240 // n
     payments: list[tuple[int, int, int]] = []
     net = [pc_card_points(p) - breakeven for p in piles]
-    sets: list[list[str]] = []
+    sets: list[tuple[str, ...]] = []
     for seat, pile in enumerate(piles):
         done = pc_sets(pile, o)
-        sets.append([name for name, _ in done])
+        sets.append(tuple(name for name, _ in done))
         for _, amount in done:
             for other in _others(seat, n):
                 payments.append((other, seat, amount))
                 net[other] -= amount
                 net[seat] += amount
-    detail = (("breakeven", breakeven), ("card_points", [pc_card_points(p) for p in piles]), ("sets", sets))
     return Settlement(
-        "point_count", None, tuple(net), tuple(payments), detail=detail, clauses=("R-PC-CARD-POINTS", "R-PC-GOAL", "R-PC-SETS", "R-PC-END")
+        kind="point_count",
+        winner=None,
+        net=tuple(net),
+        payments=tuple(payments),
+        point_count=PointCountResult(breakeven, tuple(pc_card_points(p) for p in piles), tuple(sets)),
+        clauses=("R-PC-CARD-POINTS", "R-PC-GOAL", "R-PC-SETS", "R-PC-END"),
     )

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from reference_impl._deal import Deal, check_deal, deck_set
+from reference_impl._deal import Deal, PlayerState, check_deal, deck_set
 from reference_impl._events import Event
-from reference_impl._scoring import Breakdown, Tally, best_breakdown, tally_best_base
+from reference_impl._scoring import Breakdown, best_breakdown, tally_best_base
+from reference_impl._seat import SeatState
 from reference_impl._settlement import Seat, Settlement, with_side_payments
-from spec import BONUS, Options, Ruleset, deck, option_registry
+from spec import BONUS, Decision, EventKind, Options, Ruleset, deck, option_registry
 
-TURN: Final = "turn"
-CHOOSE_HAND: Final = "choose_hand_match"
-CHOOSE_FLIP: Final = "choose_flip_match"
-GO_STOP: Final = "go_stop"
-NONE: Final = "none"
+# the decisions a round waits for (spec/vocabulary.yaml decisions; R-TURN, R-TWO-MATCH-CHOICE, R-GO-WHEN)
+TURN: Final[Decision] = "turn"
+CHOOSE_HAND: Final[Decision] = "choose_hand_match"
+CHOOSE_FLIP: Final[Decision] = "choose_flip_match"
+GO_STOP: Final[Decision] = "go_stop"
+NONE: Final[Decision] = "none"
 
 _CARDS = deck().cards
 MONTH: Final = tuple(c.month for c in _CARDS)
@@ -36,6 +38,7 @@ _PLAY_CLAUSES: Final = ("R-TURN", "R-MATCH")
 _PLAY_POINT_COUNT: Final = ("R-TURN", "R-MATCH", "R-PC-PLAY")
 _MATCH: Final = ("R-MATCH",)
 
+_FRESH: Final = PlayerState()
 _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
 _new_event: Final = tuple.__new__
 
@@ -113,36 +116,26 @@ class RoundState:
         self.n = deal.players
         self.dealer = deal.dealer
         index = INDEX_OF
-        self.hands: list[list[int]] = [sorted(index[c] for c in h) for h in deal.hands]
         self.table: list[list[int]] = [[] for _ in range(13)]
         self.stack_owner: dict[int, int | None] = {}
         self.stack_bonus: dict[int, list[int]] = {}
         self.stock: list[int] = [index[c] for c in reversed(deal.stock)]
         caps = deal.captured or tuple(() for _ in range(self.n))
-        self.captured: list[list[int]] = [sorted(index[c] for c in pile) for pile in caps]
-        self.tallies = [Tally(pile) for pile in self.captured]  # kept in step with `captured`: _gain, _lose
-        states = deal.player_state
-        self.gos = [s.gos for s in states] if states else [0] * self.n
-        self.go_base = [s.go_base for s in states] if states else [0] * self.n
-        self.first_go_turn: list[int | None] = [s.first_go_turn for s in states] if states else [None] * self.n
-        self.last_go_turn: list[int | None] = list(self.first_go_turn)
-        self.shaken: list[list[int]] = [list(s.shaken_months) for s in states] if states else [[] for _ in range(self.n)]
-        self.shake_factors: list[list[int]] = [[self._shake_factor(m, 3) for m in months] for months in self.shaken]
-        self.bombs: list[list[tuple[int, bool]]] = [[(m, True) for m in s.bombs] for s in states] if states else [[] for _ in range(self.n)]
-        self.credits = [s.skip_credits for s in states] if states else [0] * self.n
-        self.ppeoks = [s.ppeoks for s in states] if states else [0] * self.n
-        self.moved: list[set[int]] = [{index[c] for c in s.dual_junk} for s in states] if states else [set() for _ in range(self.n)]
+        states = deal.player_state or tuple(_FRESH for _ in range(self.n))
+        self.seats: list[SeatState] = [
+            SeatState(sorted(index[c] for c in h), sorted(index[c] for c in pile), p, [self._shake_factor(m, 3) for m in p.shaken_months])
+            for h, pile, p in zip(deal.hands, caps, states, strict=True)
+        ]
         self.deck_set = deck_set(o)
         self.opponents = _OPPONENTS[self.n]
-        self.streak = deal.nagari_streak
-        self.carry_extra = deal.carried_multiplier
+        self.nagari_streak = deal.nagari_streak
+        self.carried_multiplier = deal.carried_multiplier
         self.turn_no = deal.turn
         self.settlement: Settlement | None = None
-        self.decision = TURN
+        self.decision: Decision = TURN
         self.ctx: _Turn | None = None
         self.turn_bonus: list[int] = []
         self.forced_card: int | None = None  # bonus_replacement_use = must_play_replacement
-        self.turns_taken = [0] * self.n
         self.side_payments: list[tuple[int, int, int]] = []  # (payer, payee, points), R-FIRST-TURN-AWARD
         self.pending_steals: list[tuple[str, int, tuple[int, ...]]] = []
         self.table_at_start: list[int] = []
@@ -158,31 +151,23 @@ class RoundState:
         """Every field of `other`, the mutable ones copied (Round.clone: a copy constructor
         rather than copying __dict__, which a class compiled with mypyc has not)."""
         self.ruleset, self.o, self.n, self.dealer = other.ruleset, other.o, other.n, other.dealer
-        self.hands = [h[:] for h in other.hands]
         self.table = [m[:] for m in other.table]
         self.stack_owner = dict(other.stack_owner)
         self.stack_bonus = {k: v[:] for k, v in other.stack_bonus.items()}
         self.stock = other.stock[:]
-        self.captured = [p[:] for p in other.captured]
-        self.tallies = [t.copy() for t in other.tallies]
-        self.gos, self.go_base = other.gos[:], other.go_base[:]
-        self.first_go_turn, self.last_go_turn = other.first_go_turn[:], other.last_go_turn[:]
-        self.shaken = [x[:] for x in other.shaken]
-        self.shake_factors = [x[:] for x in other.shake_factors]
-        self.bombs = [x[:] for x in other.bombs]
-        self.credits, self.ppeoks = other.credits[:], other.ppeoks[:]
-        self.moved = [set(x) for x in other.moved]
-        self.deck_set, self.streak, self.carry_extra, self.turn_no = other.deck_set, other.streak, other.carry_extra, other.turn_no
+        self.seats = [p.copy() for p in other.seats]
+        self.deck_set, self.nagari_streak, self.carried_multiplier = other.deck_set, other.nagari_streak, other.carried_multiplier
+        self.turn_no = other.turn_no
         self.opponents = other.opponents
         self.settlement, self.decision = other.settlement, other.decision
         self.ctx = None if other.ctx is None else other.ctx.copy()
-        self.turn_bonus, self.forced_card, self.turns_taken = other.turn_bonus[:], other.forced_card, other.turns_taken[:]
+        self.turn_bonus, self.forced_card = other.turn_bonus[:], other.forced_card
         self.side_payments, self.pending_steals = other.side_payments[:], other.pending_steals[:]
         self.table_at_start, self.last_actor, self.to_act = other.table_at_start[:], other.last_actor, other.to_act
         self._out = []
         self.deal_events = other.deal_events
 
-    def _emit(self, kind: str, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
+    def _emit(self, kind: EventKind, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
         # Event(...) with every field given, minus the named tuple's argument-parsing frame
         self._out.append(_new_event(Event, (kind, player, _ids(cards), clauses, data)))
 
@@ -211,31 +196,35 @@ class RoundState:
 
     def score(self, seat: int) -> Breakdown:
         """A player's current base score (R-SCORE-SUM; dual cards allocated per R-DUAL-ROLE (1))."""
-        return best_breakdown(self.captured[seat], self.o, self.moved[seat])
+        p = self.seats[seat]
+        return best_breakdown(p.captured, self.o, p.dual_junk)
 
     def _has_turn(self, seat: int) -> bool:
-        return bool(self.hands[seat]) or self.credits[seat] > 0
+        p = self.seats[seat]
+        return bool(p.hand) or p.skip_credits > 0
 
     def _base(self, seat: int) -> int:
         """The seat's base score as Go/Stop sees it (R-DUAL-ROLE (1)), from its tally."""
-        return tally_best_base(self.tallies[seat], self.o, self.moved[seat])
+        p = self.seats[seat]
+        return tally_best_base(p.tally, self.o, p.dual_junk)
 
     def _gain(self, seat: int, cards: list[int] | tuple[int, ...]) -> None:
         """Cards join a captured pile (kept sorted by canonical index) and its tally."""
-        pile = self.captured[seat]
-        pile.extend(cards)
-        pile.sort()
-        self.tallies[seat].add_all(cards)
+        p = self.seats[seat]
+        p.captured.extend(cards)
+        p.captured.sort()
+        p.tally.add_all(cards)
 
     def _lose(self, seat: int, card: int) -> None:
         """A card leaves a captured pile (a steal, or a bonus card joining a ppeok stack)."""
-        self.captured[seat].remove(card)
-        self.tallies[seat].remove(card)
+        p = self.seats[seat]
+        p.captured.remove(card)
+        p.tally.remove(card)
 
     def _month_counts(self, seat: int) -> list[int]:
         """How many cards of each month (index 1-12; 0: bonus cards) the seat holds."""
         counts = [0] * 13
-        for c in self.hands[seat]:
+        for c in self.seats[seat].hand:
             counts[MONTH[c]] += 1
         return counts
 
@@ -243,7 +232,8 @@ class RoundState:
         """R-GO-THRESHOLD, R-GO-RISE, for `base` = self._base(seat)."""
         if base < self.o.go_threshold:
             return False
-        return self.gos[seat] == 0 or base > self.go_base[seat]
+        p = self.seats[seat]
+        return p.gos == 0 or base > p.go_base
 
     def _go_forced_stop(self, seat: int) -> bool:
         """R-GO-LAST: an eligible actor with no later turn must stop (forced_stop)."""
@@ -257,21 +247,7 @@ class RoundState:
         return 2
 
     def _seats(self) -> list[Seat]:
-        return [
-            _new_event(  # Seat(...) with every field given, minus the named tuple's argument parsing
-                Seat,
-                (
-                    tuple(self.captured[s]),
-                    self.gos[s],
-                    self.first_go_turn[s],
-                    tuple(self.shaken[s]),
-                    tuple(self.shake_factors[s]),
-                    tuple(self.bombs[s]),
-                    tuple(sorted(self.moved[s])),
-                ),
-            )
-            for s in range(self.n)
-        ]
+        return [p.frozen() for p in self.seats]
 
     def next_round(self) -> dict[str, Any]:
         """What this finished round hands to the next one (R-NEXT-DEALER, R-NAGARI-CARRY,
@@ -281,12 +257,17 @@ class RoundState:
         assert s is not None, "the round is not over"
         o = self.o
         if s.kind == "redeal":
-            return {"dealer": self.dealer, "nagari_streak": self.streak, "carried_multiplier": self.carry_extra, "counts_as_round": False}
-        if s.kind == "nagari":
-            carried = self.carry_extra * int(dict(s.detail).get("void_multiplier", 1))
             return {
                 "dealer": self.dealer,
-                "nagari_streak": self.streak + 1,
+                "nagari_streak": self.nagari_streak,
+                "carried_multiplier": self.carried_multiplier,
+                "counts_as_round": False,
+            }
+        if s.kind == "nagari":
+            carried = self.carried_multiplier * s.void_multiplier
+            return {
+                "dealer": self.dealer,
+                "nagari_streak": self.nagari_streak + 1,
                 "carried_multiplier": carried,
                 "counts_as_round": o.nagari_counts_as_round,
             }
@@ -320,22 +301,11 @@ class RoundState:
             "to_act": None if self.decision == NONE else self.to_act,
             "turn": self.turn_no,
             "dealer": self.dealer,
-            "hands": [list(_ids(h)) for h in self.hands],
+            "hands": [list(_ids(p.hand)) for p in self.seats],
             "table": list(_ids(sorted(c for month in self.table for c in month))),
             "stacks": stacks,
             "stock": list(_ids(list(reversed(self.stock)))),
-            "captured": [list(_ids(p)) for p in self.captured],
-            "players": [
-                {
-                    "gos": self.gos[s],
-                    "go_base": self.go_base[s],
-                    "shaken_months": sorted(self.shaken[s]),
-                    "bombs": [m for m, _ in self.bombs[s]],
-                    "skip_credits": self.credits[s],
-                    "ppeoks": self.ppeoks[s],
-                    "dual_junk": list(_ids(sorted(self.moved[s]))),
-                }
-                for s in range(self.n)
-            ],
-            "nagari_streak": self.streak,
+            "captured": [list(_ids(p.captured)) for p in self.seats],
+            "players": [p.to_json() for p in self.seats],
+            "nagari_streak": self.nagari_streak,
         }

@@ -53,7 +53,7 @@ class Steals(Legal):
     def _surrender(self, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
         """R-STEAL, R-STEAL-PAYERS, R-EVENTS-STACK: one combined request per opponent."""
         o = self.o
-        pile = self.captured[giver]
+        pile = self.seats[giver].captured
         eligible = [c for c in pile if _CARDS[c].is_junk]
         if o.steal_cup_eligible:
             alloc = self._junk_duals(giver)
@@ -70,10 +70,10 @@ class Steals(Legal):
             return
         for c in chosen:
             self._lose(giver, c)
-            self.moved[giver].discard(c)
+            self.seats[giver].dual_junk.discard(c)
         self._gain(taker, chosen)
         # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
-        self.moved[taker].update(c for c in chosen if not _CARDS[c].is_junk)
+        self.seats[taker].dual_junk.update(c for c in chosen if not _CARDS[c].is_junk)
         self._emit(
             "steal",
             giver,
@@ -87,11 +87,11 @@ class Steals(Legal):
     def _junk_duals(self, seat: int) -> set[int]:
         """Dual cards of `seat` that currently count as junk (never under auto_best, R-STEAL)."""
         mode = self.o.dual_role_mode
-        duals = dual_cards_in(self.captured[seat], self.o)
+        duals = dual_cards_in(self.seats[seat].captured, self.o)
         if mode == "fixed_double_junk":
             return set(duals)
         if mode == "owner_one_way_to_junk":
-            return {c for c in duals if c in self.moved[seat]}
+            return {c for c in duals if c in self.seats[seat].dual_junk}
         return set()
 
 

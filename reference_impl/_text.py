@@ -16,7 +16,7 @@ def cards(ids: Iterable[str]) -> str:
 
 
 def action_text(a: Action) -> str:
-    parts = [a.type]
+    parts: list[str] = [a.type]
     if a.card:
         parts.append(a.card)
     if a.take:
@@ -50,7 +50,7 @@ def state_text(rnd: Round) -> list[str]:
     point_count = rnd.o.scoring_system == "point_count"
     for seat, hand in enumerate(snap["hands"]):
         # the point-count variant counts card values (R-PC-CARD-POINTS), not Go-Stop points
-        value = f"{pc_card_points(rnd.captured[seat])} card points" if point_count else f"{rnd.score(seat).base} pts"
+        value = f"{pc_card_points(rnd.seats[seat].captured)} card points" if point_count else f"{rnd.score(seat).base} pts"
         lines.append(f"  P{seat} hand: {cards(hand)}")
         lines.append(f"  P{seat} captured ({value}): {cards(snap['captured'][seat])}")
     return lines
@@ -75,7 +75,7 @@ def settlement_text(s: Settlement, names: Sequence[str] | None = None) -> list[s
             lines.append(f"  {label(line.seat)}: {baks}; owes {line.amount}, pays {line.pays}" + (" (exempt)" if line.exempt else ""))
     elif s.kind in ("chongtong", "three_ppeok", "dealer_wins_fixed"):
         lines.append(f"  {s.points} points from each opponent, carry x{s.carry}")
-    for key, value in s.detail:
+    for key, value in s.detail():
         lines.append(f"  {key}: {value}")
     lines.append("  net: " + ", ".join(f"{label(seat)} {amount:+d}" for seat, amount in enumerate(s.net)))
     return lines

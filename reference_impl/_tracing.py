@@ -13,10 +13,10 @@ from dataclasses import fields, replace
 from typing import Any, Final
 
 from reference_impl._build import engine_build
-from spec import InputError, Options, Ruleset
+from spec import InputError, Options, Ruleset, memo
 
 _FIELDS: Final = frozenset(f.name for f in fields(Options))
-_traced_class: list[type[Options]] = []
+_traced_class: Final[list[type[Options]]] = memo([])
 
 
 def can_trace() -> bool:

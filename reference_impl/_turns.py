@@ -18,9 +18,10 @@ class Turns(Steals):
             self.table_at_start = [c for month in self.table for c in month]
 
     def _do_shake(self, seat: int, month: int) -> None:
-        shown = [c for c in self.hands[seat] if MONTH[c] == month]
-        self.shaken[seat].append(month)
-        self.shake_factors[seat].append(self._shake_factor(month, len(shown)))
+        p = self.seats[seat]
+        shown = [c for c in p.hand if MONTH[c] == month]
+        p.shaken_months.append(month)
+        p.shake_factors.append(self._shake_factor(month, len(shown)))
         clauses = ("R-SHAKE", "R-FOUR-IN-HAND-LATER") if len(shown) == 4 else ("R-SHAKE",)
         self._emit("shake", seat, shown, clauses, month=month)
 
@@ -37,9 +38,10 @@ class Turns(Steals):
             ctx.flip = c
             self._emit("flip", ctx.actor, (c,), ("R-FLIP",))
             break
-        hands, credits = self.hands, self.credits  # R-BOMB-SKIP: a skip credit is a turn too
-        ctx.actor_last = not (hands[ctx.actor] or credits[ctx.actor] > 0)
-        ctx.round_last = not self.stock or (ctx.actor_last and not any(hands[s] or credits[s] > 0 for s in range(self.n)))
+        seats = self.seats  # R-BOMB-SKIP: a skip credit is a turn too
+        me = seats[ctx.actor]
+        ctx.actor_last = not (me.hand or me.skip_credits > 0)
+        ctx.round_last = not self.stock or (ctx.actor_last and not any(p.hand or p.skip_credits > 0 for p in seats))
 
     def _resolve(self, ctx: _Turn) -> None:
         """R-MATCH: resolve the hand card and the flipped card; may pause for a choice."""
@@ -123,10 +125,10 @@ class Turns(Steals):
             if o.final_turn_ppeok == "capture_three":  # a ppeok all the same (R-THREE-PPEOK counts it)
                 self.table[month] = []
                 ctx.captures.extend(three)
-                self.ppeoks[actor] += 1
+                self.seats[actor].ppeoks += 1
                 ctx.made_ppeok = True
                 clauses_final: tuple[str, ...] = ("R-MATCH", "R-PPEOK", "R-FINAL-PPEOK") + (("R-BONUS-PPEOK",) if ctx.flip_bonus else ())
-                self._emit("ppeok", actor, three, clauses_final, month=month, handling=o.final_turn_ppeok, count=self.ppeoks[actor])
+                self._emit("ppeok", actor, three, clauses_final, month=month, handling=o.final_turn_ppeok, count=self.seats[actor].ppeoks)
             else:  # capture_pair_leave_drawn: no ppeok is made
                 self.table[month] = [f]
                 ctx.captures.extend((ctx.hand, pair))
@@ -141,12 +143,12 @@ class Turns(Steals):
                 self._lose(actor, b)
                 joined.append(b)
         self.stack_bonus[month] = sorted(joined)
-        self.ppeoks[actor] += 1
+        self.seats[actor].ppeoks += 1
         ctx.made_ppeok = True
         clauses: tuple[str, ...] = ("R-MATCH", "R-PPEOK", "R-BONUS-PPEOK") if joined else ("R-MATCH", "R-PPEOK")
         if ctx.round_last:
             clauses = (*clauses, "R-FINAL-PPEOK")
-        self._emit("ppeok", actor, three, clauses, month=month, bonus=list(_ids(joined)), count=self.ppeoks[actor])
+        self._emit("ppeok", actor, three, clauses, month=month, bonus=list(_ids(joined)), count=self.seats[actor].ppeoks)
 
     def _capture_stack(self, ctx: _Turn, month: int, extra: int) -> None:
         """R-STACK-CAPTURE, R-TABLE-TRIPLE, R-PPEOK-CAPTURE: the fourth card takes the stack."""
@@ -184,18 +186,21 @@ class Turns(Steals):
             clauses = ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace) if point_count or ctx.trace else _MATCH
             self._emit("capture", actor, sorted(taken), clauses)
         self._check_sweep(ctx)
-        first_turn = self.turns_taken[actor] == 0
-        self.turns_taken[actor] += 1
+        me = self.seats[actor]
+        first_turn = me.turns_taken == 0
+        me.turns_taken += 1
         if first_turn:
             self._first_turn_awards(ctx)
-        if ctx.made_ppeok and self.ppeoks[actor] == 3 and o.three_ppeok_win != "off":
+        if ctx.made_ppeok and me.ppeoks == 3 and o.three_ppeok_win != "off":
             # the instant win comes before the turn's steals (R-THREE-PPEOK)
             self.pending_steals, self.turn_bonus = [], []
             self.last_actor = actor
             self.turn_no += 1
             self._emit("three_ppeok", actor, (), ("R-THREE-PPEOK",))
             points = fixed_points(o, o.three_ppeok_win)
-            self._end(settle_fixed("three_ppeok", actor, points, self.n, self.streak, o, ("R-THREE-PPEOK",), self.carry_extra))
+            self._end(
+                settle_fixed("three_ppeok", actor, points, self.n, self.nagari_streak, o, ("R-THREE-PPEOK",), self.carried_multiplier)
+            )
             return
         if self.pending_steals:
             self._perform_steals(actor, final)
@@ -207,7 +212,7 @@ class Turns(Steals):
             self.decision = GO_STOP
             self.to_act = actor
             forced = self._go_forced_stop(actor)
-            clauses = ("R-GO-WHEN", "R-GO-THRESHOLD") + (("R-GO-RISE",) if self.gos[actor] else ()) + (("R-GO-LAST",) if forced else ())
+            clauses = ("R-GO-WHEN", "R-GO-THRESHOLD") + (("R-GO-RISE",) if me.gos else ()) + (("R-GO-LAST",) if forced else ())
             self._emit("go_stop_offered", actor, (), clauses, base=base, stop_only=forced)
             return
         self._advance(actor)
@@ -258,12 +263,12 @@ class Turns(Steals):
                 self.stack_bonus.clear()
                 self._gain(self.last_actor, left)
                 self._emit("leftover", self.last_actor, sorted(left), ("R-PC-LEFTOVER",))
-            self._end(settle_point_count(self.captured, o))
+            self._end(settle_point_count([p.captured for p in self.seats], o))
             return
-        callers = [s for s in range(self.n) if self.gos[s] > 0]
+        callers = [s for s, p in enumerate(self.seats) if p.gos > 0]
         if callers and o.deck_exhausted_after_go == "last_go_caller_wins":
-            winner = max(callers, key=lambda s: (self.last_go_turn[s] or 0, s))
-            self._end(settle_stop("last_go_caller_wins", winner, self._seats(), self.streak, o, self.carry_extra))
+            winner = max(callers, key=lambda s: (self.seats[s].last_go_turn or 0, s))
+            self._end(settle_stop("last_go_caller_wins", winner, self._seats(), self.nagari_streak, o, self.carried_multiplier))
             return
         clauses = ("R-NAGARI", "R-EXHAUST-AFTER-GO") if callers else ("R-NAGARI",)
         self._end(settle_void("nagari", self.n, clauses, void_multiplier(self._seats(), o)))

@@ -23,6 +23,11 @@ Public API (everything else is private):
 - `load_yaml(path)`, `load_yaml_text(text, path)`, `Located`, `format_path(path)`, `InputError`:
   YAML that knows where each value came from, and the one error for every bad input.
 - `EXIT_OK`, `EXIT_FAIL`, `EXIT_USAGE`, `run_guarded(main, argv)`: what the command lines share.
+- `reset_caches()`, `memo(container)`: forget every memoised value (an edited spec file is read
+  again); a module's dict or list cache registers itself with `memo`.
+- `Decision`, `ActionType`, `EventKind`, `Outcome`, `Bak`, `RejectionCode`, `ErrorCode`: the
+  vocabulary's closed sets as `Literal` types; each option's symbolic values are the `Literal`
+  type of its `Options` field.
 
 The layers import one way: spec, then reference_impl, then conformance, then the docs
 (tests/test_layers.py). The names are imported on first use (PEP 562), so that importing the
@@ -35,10 +40,12 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
+    from spec._caches import memo, reset_caches
     from spec._cards import ANIMAL, BONUS, BRIGHT, DOUBLE_JUNK, JUNK, NO_MONTH, RIBBON, Card, Deck, card_ids_with_role, deck
     from spec._clauses import Clause, clauses
     from spec._commands import EXIT_FAIL, EXIT_OK, EXIT_USAGE, run_guarded
     from spec._glossary import Glossary, GlossaryTerm, glossary
+    from spec._names import ActionType, Bak, Decision, ErrorCode, EventKind, Outcome, RejectionCode
     from spec._rulesets import (
         Options,
         OptionSpec,
@@ -80,6 +87,15 @@ if TYPE_CHECKING:
     from spec._yamlio import InputError, Located, format_path, load_yaml, load_yaml_text
 
 _HOME: Final = {
+    "memo": "_caches",
+    "reset_caches": "_caches",
+    "ActionType": "_names",
+    "Bak": "_names",
+    "Decision": "_names",
+    "ErrorCode": "_names",
+    "EventKind": "_names",
+    "Outcome": "_names",
+    "RejectionCode": "_names",
     "ANIMAL": "_cards",
     "BONUS": "_cards",
     "BRIGHT": "_cards",
@@ -151,9 +167,14 @@ __all__ = [
     "NO_MONTH",
     "RIBBON",
     "TRACE_STATUSES",
+    "ActionType",
+    "Bak",
     "Card",
     "Clause",
+    "Decision",
     "Deck",
+    "ErrorCode",
+    "EventKind",
     "Glossary",
     "GlossaryTerm",
     "InputError",
@@ -161,6 +182,8 @@ __all__ = [
     "OptionSpec",
     "OptionValue",
     "Options",
+    "Outcome",
+    "RejectionCode",
     "Ruleset",
     "SeedRecord",
     "Toggle",
@@ -179,11 +202,13 @@ __all__ = [
     "load_traceability",
     "load_yaml",
     "load_yaml_text",
+    "memo",
     "option_registry",
     "protocol_check",
     "protocol_schema",
     "protocol_validator",
     "quote_problems",
+    "reset_caches",
     "ruleset_from_json",
     "ruleset_ids",
     "run_guarded",

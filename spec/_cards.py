@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from spec._caches import memo
 from spec._schemas import load_spec_file
 from spec._yamlio import InputError
 
@@ -74,7 +75,7 @@ def deck() -> Deck:
 
 #: deck()'s one value: a plain function over a list rather than functools.cache, whose decorated
 #: type mypyc cannot determine where a compiled module reads `deck()` at import time (make compiled)
-_DECK: Final[list[Deck]] = []
+_DECK: Final[list[Deck]] = memo([])
 
 
 def _load_deck() -> Deck:

@@ -11,8 +11,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, Literal
 
+from spec._caches import memo
 from spec._schemas import load_spec_file, spec_dir
 from spec._yamlio import InputError, Located
 
@@ -23,53 +24,53 @@ OptionValue = bool | int | str | frozenset[str] | tuple[int, ...]
 class Options:
     """Fully resolved option values of a ruleset (field names are the option ids)."""
 
-    scoring_system: str
+    scoring_system: Literal["gostop", "point_count"]
     players: int
-    deal_layout: str
-    deal_packet_order: str
-    first_dealer: str
-    first_player: str
+    deal_layout: Literal["10-8", "8-10", "8-8", "7-6", "5-8"]
+    deal_packet_order: Literal["wp", "family", "enha", "sloperama"]
+    first_dealer: Literal["seeded_random", "draw_day_high", "draw_night_low"]
+    first_player: Literal["dealer", "non_dealer"]
     table_triple_capture_steal: int
-    table_four_of_month: str
-    hand_chongtong: str
-    chongtong_points: int | str
-    chongtong_multipliers: str
-    multiple_chongtong: str
+    table_four_of_month: Literal["redeal", "nagari", "dealer_wins_fixed", "dealer_captures_four"]
+    hand_chongtong: Literal["instant_win", "instant_win_or_continue", "redeal", "ignore"]
+    chongtong_points: int | Literal["threshold"]
+    chongtong_multipliers: Literal["none", "nagari_carry_only"]
+    multiple_chongtong: Literal["redeal", "dealer_first_in_turn_order", "higher_month", "nagari"]
     bonus_cards: tuple[int, ...]
-    bonus_replacement_use: str
-    bonus_joins_ppeok: str
+    bonus_replacement_use: Literal["to_hand", "must_play_replacement"]
+    bonus_joins_ppeok: Literal["flipped_this_turn", "all_bonus_this_turn"]
     bonus_steal: int
     must_match_if_possible: bool
-    two_match_choice_timing: str
+    two_match_choice_timing: Literal["at_play", "after_flip"]
     ppeok_enabled: bool
     ppeok_capture_steal: int
     own_ppeok_capture_steal: int
-    ppeok_steal_payers: str
+    ppeok_steal_payers: Literal["all_opponents", "creator_only"]
     jjok_steal: int
     ttadak_steal: int
     sweep_steal: int
-    sweep_definition: str
-    final_turn_scope: str
+    sweep_definition: Literal["table_empty_at_turn_end", "two_cards_cleared"]
+    final_turn_scope: Literal["round_final_turn", "each_player_last_hand_card"]
     final_turn_exempt: frozenset[str]
-    final_turn_ppeok: str
-    first_ppeok_award: int | str
-    first_ttadak_award: int | str
-    three_ppeok_win: int | str
-    steal_selection: str
-    steal_multi_when_no_single: str
+    final_turn_ppeok: Literal["leave_stack", "capture_three", "capture_pair_leave_drawn"]
+    first_ppeok_award: int | Literal["threshold"]
+    first_ttadak_award: int | Literal["threshold"]
+    three_ppeok_win: int | Literal["off", "threshold"]
+    steal_selection: Literal["giver_min_units", "taker_lowest_first"]
+    steal_multi_when_no_single: Literal["give_multi", "give_nothing"]
     steal_cup_eligible: bool
     shake_enabled: bool
-    shake_declaration: str
+    shake_declaration: Literal["any_own_turn_start", "with_triple_card_play"]
     shake_requires_month_absent: bool
-    shake_beneficiary: str
+    shake_beneficiary: Literal["shaker_if_winner", "any_winner"]
     shake_x4_months: tuple[int, ...]
-    four_in_hand_later: str
+    four_in_hand_later: Literal["shake_once", "four_card_shake_x4"]
     bomb_enabled: bool
     bomb_steal: int
     bomb_multiplier: int
     shake_then_bomb_stacks: bool
-    bomb_compensation: str
-    two_card_bomb: str
+    bomb_compensation: Literal["skip_credits_2", "none"]
+    two_card_bomb: Literal["off", "capture_only", "steal_no_multiplier", "full_bomb"]
     bright_3: int
     bright_3_rain: int
     bright_4_dry: int
@@ -79,33 +80,33 @@ class Options:
     godori_points: int
     ribbon_threshold: int
     dan_points: int
-    dec_ribbon: str
+    dec_ribbon: Literal["ribbon_no_set", "not_counted", "in_cho_set", "junk", "four_red_bonus"]
     junk_threshold: int
     dual_role_cards: frozenset[str]
-    dual_role_mode: str
+    dual_role_mode: Literal["auto_best", "fixed_animal", "fixed_double_junk", "owner_one_way_to_junk"]
     extra_yaku: frozenset[str]
     go_threshold: int
-    go_bonus: str
-    go_multiplier: str
-    go_on_last_turn: str
+    go_bonus: Literal["plus_one_per_go", "plus_first_two_only", "none_from_third"]
+    go_multiplier: Literal["exp2_from_3", "linear_from_3", "count_from_2"]
+    go_on_last_turn: Literal["forced_stop", "allowed"]
     gwang_bak: bool
     gwang_bak_rain_protects: bool
     pi_bak: bool
     pi_bak_max_units: int
-    pi_bak_measure: str
+    pi_bak_measure: Literal["units", "cards"]
     pi_bak_zero_exempt: bool
-    meong_mode: str
-    go_bak_mode: str
+    meong_mode: Literal["meongtta_7_global", "meongbak_loser_zero", "meongbak_7_and_loser_zero", "meongtta_and_meongbak", "off"]
+    go_bak_mode: Literal["pay_for_all", "double_own", "pay_for_all_doubled", "off"]
     ribbon_bak: bool
     empty_capture_exempt: bool
-    deck_exhausted_after_go: str
-    nagari_carry_growth: str
-    nagari_carry_cap: int | str
+    deck_exhausted_after_go: Literal["nagari", "last_go_caller_wins"]
+    nagari_carry_growth: Literal["doubling", "fixed_x2", "off"]
+    nagari_carry_cap: int | Literal["none"]
     nagari_carry_prior_multipliers: bool
     match_rounds: int
-    match_target_points: int | str
+    match_target_points: int | Literal["none"]
     nagari_counts_as_round: bool
-    pc_set_table: str
+    pc_set_table: Literal["wikipedia", "minhwatu"]
 
     def as_json(self) -> dict[str, Any]:
         """JSON-ready mapping in registry order (sets sorted), as sent over the protocol."""
@@ -239,7 +240,7 @@ def ruleset_from_json(raw: Mapping[str, Any]) -> Ruleset:
     return found
 
 
-_OVERRIDDEN: Final[dict[tuple[str, str], Ruleset]] = {}
+_OVERRIDDEN: Final[dict[tuple[str, str], Ruleset]] = memo({})
 _OVERRIDDEN_MAX: Final = 1024
 
 

@@ -86,7 +86,7 @@ def test_palssari_counts_only_for_the_winner() -> None:
     apr_jul = ("m04-animal", "m04-ribbon", "m04-junk-1", "m04-junk-2", "m07-animal", "m07-ribbon", "m07-junk-1", "m07-junk-2")
     o = ruleset("matgo-2p", extra_yaku=["palssari"], go_threshold=1).options
     winner = Seat(idx(*apr_jul), 0, None, (), (), (), ())
-    b = breakdown(winner.pile, o)
+    b = breakdown(winner.captured, o)
     assert (b.base, b.winner_bonus) == (0, 8)
     s = settle_stop("stop", 0, [winner, Seat(idx("m12-ribbon"), 0, None, (), (), (), ())], 0, o)
     assert s.points == 8
@@ -101,7 +101,7 @@ def test_shake_x4_months() -> None:
         shake_x4_months=[11, 12],
     )
     rnd.apply(Action("shake", 0, month=11))
-    assert rnd.shake_factors[0] == [4]
+    assert rnd.seats[0].shake_factors == [4]
 
 
 def test_pi_bak_measured_in_cards() -> None:

@@ -389,10 +389,13 @@ def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
         if rnd.ctx is not None:  # a turn paused at a choose_* decision
             assert copy.ctx is not None and copy.ctx is not rnd.ctx
             pairs.append((_fields(rnd.ctx), _fields(copy.ctx)))
+        for mine, theirs in zip(rnd.seats, copy.seats, strict=True):  # SeatState.copy
+            assert theirs is not mine and theirs.tally is not mine.tally
+            pairs += [(_fields(mine), _fields(theirs)), (_fields(mine.tally), _fields(theirs.tally))]
         for before, after in pairs:
             assert set(after) == set(before)
             for key, value in before.items():
-                if key in ("_out", "ctx"):
+                if key in ("_out", "ctx", "seats", "tally"):
                     continue
                 assert after[key] == value, key
                 if isinstance(value, (list, dict, set)):

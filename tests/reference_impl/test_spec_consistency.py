@@ -84,7 +84,7 @@ def test_event_kinds_and_rejection_codes_are_in_the_vocabulary() -> None:
     assert emitted, "no event emission found"
     assert emitted <= set(vocab["events"])
     assert rejected <= set(vocab["rejections"])
-    decisions = set(re.findall(r'^(?:TURN|CHOOSE_HAND|CHOOSE_FLIP|GO_STOP|NONE): Final = "([a-z_]+)"', text, re.M))
+    decisions = set(re.findall(r'^(?:TURN|CHOOSE_HAND|CHOOSE_FLIP|GO_STOP|NONE): Final\[Decision\] = "([a-z_]+)"', text, re.M))
     assert decisions == set(vocab["decisions"])
 
 

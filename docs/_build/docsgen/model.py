@@ -9,8 +9,6 @@ show). Nothing here depends on the clock, the machine or dict ordering beyond th
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +26,7 @@ from spec import (
     load_spec_file,
     load_yaml,
     option_registry,
+    reset_caches,
     ruleset_ids,
     spec_dir,
     traceability,
@@ -35,19 +34,6 @@ from spec import (
 )
 
 Json = dict[str, Any]
-
-
-def reset_caches() -> None:
-    """Clear the loaders' memoised results, so that `mkdocs serve` picks up edited spec files."""
-    for name in sorted(sys.modules):
-        if name.split(".", 1)[0] not in ("spec", "reference_impl", "conformance"):
-            continue
-        module = sys.modules[name]
-        for attr in sorted(vars(module)):
-            fn = getattr(module, attr)
-            if callable(fn) and hasattr(fn, "cache_clear") and getattr(fn, "__module__", None) == name:
-                fn.cache_clear()
-    importlib.invalidate_caches()
 
 
 @dataclass
