@@ -6,22 +6,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeAlias
 
 from reference_impl import JsonEngine
 
 Json = dict[str, Any]
 
+#: how an engine can fail a request; each has its scenario outcome (_runner.OUTCOME_OF_ERROR)
+FailureKind: TypeAlias = Literal["crash", "timeout", "protocol", "error"]
+
 
 class EngineError(Exception):
     """The engine failed to answer a request properly (crash, hang, garbage, internal error)."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: FailureKind, message: str) -> None:
         super().__init__(f"{kind}: {message}")
         self.kind = kind
         self.message = message
 
-    def __reduce__(self) -> tuple[type[EngineError], tuple[str, str]]:
+    def __reduce__(self) -> tuple[type[EngineError], tuple[FailureKind, str]]:
         # raised in a worker process (--jobs), it crosses back to the parent whole
         return (EngineError, (self.kind, self.message))
 

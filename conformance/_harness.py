@@ -17,17 +17,17 @@ from conformance._compare import Mismatch
 from conformance._declaration import DeclarationError, Verdict, Verdicts, parse
 from conformance._defaults import DEFAULT_PIPELINE
 from conformance._dependencies import Dependencies
-from conformance._engine import Engine, EngineError, ReferenceEngine
-from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Result, run_scenario
+from conformance._engine import Engine, EngineError, FailureKind, ReferenceEngine
+from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Outcome, Result, run_scenario
 from conformance._scenarios import Scenario
 from conformance._stdio import StdioEngine
 from conformance._steps import scenario_plan
 from spec import InputError, load_ruleset, load_yaml
 
-XFAIL = "XFAIL"
-XPASS = "XPASS"
+XFAIL: Final[Outcome] = "XFAIL"
+XPASS: Final[Outcome] = "XPASS"
 STALE = "STALE"
-NOT_RUN = "NOT_RUN"
+NOT_RUN: Final[Outcome] = "NOT_RUN"
 #: outcomes that do not make a run fail (XPASS only fails under --strict); NOT_RUN makes it
 #: incomplete, which the command line reports by its exit code (130 or 143), not as failures
 BENIGN = frozenset({PASS, UNSUPPORTED, XFAIL, NOT_RUN})
@@ -72,7 +72,7 @@ class Record:
     """The outcome of one scenario in a run, as reported."""
 
     scenario: Scenario
-    outcome: str
+    outcome: Outcome
     result: Result | None = None
     reason: str | None = None
     stderr: str = ""
@@ -152,7 +152,7 @@ class RunReport:
         return self.complete and self.aborted is None and not self.failed() and self.too_little_checked() is None
 
     def counts(self) -> Counter[str]:
-        counts = Counter(r.outcome for r in self.records)
+        counts: Counter[str] = Counter(r.outcome for r in self.records)
         if self.ledger_stale:
             counts[STALE] = len(self.ledger_stale)
         return counts
@@ -250,11 +250,11 @@ def run(
     start = time.perf_counter()
     first = factory()
 
-    def aborted(kind: str, why: str, hello: Json) -> RunReport:
+    def aborted(kind: FailureKind, why: str, hello: Json) -> RunReport:
         """Nothing could run: every selected scenario gets the handshake's outcome, and the report says why."""
         stderr = first.stderr.text() if isinstance(first, StdioEngine) else ""
         first.close()
-        outcome = OUTCOME_OF_ERROR.get(kind, "PROTOCOL")
+        outcome = OUTCOME_OF_ERROR[kind]
         records = [Record(sc, outcome, Result(sc.id, outcome, error=why), reason=why, stderr=stderr) for sc in scenarios]
         seconds = time.perf_counter() - start
         return RunReport(label, command, hello, records, [], strict, True, seconds, selection or {}, min_checked, why, stderr)
@@ -397,7 +397,7 @@ def run_one(
             if stdio is not None:
                 stdio.expect(ahead)
     except EngineError as exc:  # the restart itself failed
-        result = Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, "PROTOCOL"), error=exc.message)
+        result = Result(sc.id, OUTCOME_OF_ERROR[exc.kind], error=exc.message)
     # only a non-pass gets a reproducer (an unexpected pass too): a long run keeps no exchange it will not show
     forget = result.outcome == PASS and sc.id not in ledger and not keep_exchanges
     if forget:

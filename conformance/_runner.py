@@ -3,31 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 from conformance._compare import Mismatch
-from conformance._engine import Engine, EngineError, planned
+from conformance._engine import Engine, EngineError, FailureKind, planned
 from conformance._scenarios import Scenario
 from conformance._steps import REFUSED, Compiled, Flow, Progress, compile_scenario
 
 Json = dict[str, Any]
 
-PASS = "PASS"
-FAIL = "FAIL"
-ERROR = "ERROR"
-CRASH = "CRASH"
-TIMEOUT = "TIMEOUT"
-PROTOCOL = "PROTOCOL"
-UNSUPPORTED = "UNSUPPORTED"
-OUTCOME_OF_ERROR = {"crash": CRASH, "timeout": TIMEOUT, "protocol": PROTOCOL, "error": ERROR}
+#: what became of a scenario in a run; XFAIL and XPASS come from a known-failures ledger, NOT_RUN from
+#: an interrupted run
+Outcome: TypeAlias = Literal["PASS", "FAIL", "ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "UNSUPPORTED", "XFAIL", "XPASS", "NOT_RUN"]
+OUTCOMES: Final[tuple[Outcome, ...]] = get_args(Outcome)
+PASS: Final[Outcome] = "PASS"
+FAIL: Final[Outcome] = "FAIL"
+ERROR: Final[Outcome] = "ERROR"
+CRASH: Final[Outcome] = "CRASH"
+TIMEOUT: Final[Outcome] = "TIMEOUT"
+PROTOCOL: Final[Outcome] = "PROTOCOL"
+UNSUPPORTED: Final[Outcome] = "UNSUPPORTED"
+#: every way an engine can fail has its outcome, so no caller needs a default of its own
+OUTCOME_OF_ERROR: Final[dict[FailureKind, Outcome]] = {"crash": CRASH, "timeout": TIMEOUT, "protocol": PROTOCOL, "error": ERROR}
 #: outcomes after which the engine process is restarted before the next scenario
-RESTART_AFTER = frozenset({CRASH, TIMEOUT, PROTOCOL})
+RESTART_AFTER: Final[frozenset[Outcome]] = frozenset({CRASH, TIMEOUT, PROTOCOL})
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
     scenario: str
-    outcome: str
+    outcome: Outcome
     mismatches: tuple[Mismatch, ...] = ()
     error: str | None = None
     steps_run: int = 0
@@ -76,7 +81,7 @@ def run_scenario(engine: Engine, sc: Scenario) -> Result:
         if sc.match:
             mismatches += _check_match(sc, options, totals, counted)
     except EngineError as exc:
-        return Result(sc.id, OUTCOME_OF_ERROR.get(exc.kind, ERROR), tuple(mismatches), exc.message, acts, tuple(transcript))
+        return Result(sc.id, OUTCOME_OF_ERROR[exc.kind], tuple(mismatches), exc.message, acts, tuple(transcript))
     failed = any(m.binding for m in mismatches)  # notes alone (events outside an event-log scenario) fail nothing
     return Result(sc.id, FAIL if failed else PASS, tuple(mismatches), None, acts, tuple(transcript))
 

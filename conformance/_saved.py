@@ -19,7 +19,7 @@ import yaml
 
 from conformance._compare import Mismatch
 from conformance._harness import KnownFailure, Record, RunReport
-from conformance._runner import Result
+from conformance._runner import OUTCOMES, Result
 from conformance._scenarios import Scenario
 from spec import InputError
 
@@ -81,7 +81,7 @@ def merge(runs: Sequence[SavedRun], corpus: Mapping[str, Scenario]) -> RunReport
             if sid in seen:
                 raise InputError(str(run.path), f"scenario {sid!r} is also in {seen[sid]}: shards do not overlap")
             seen[sid] = run.path
-            records.append(_record(raw, corpus[sid]))
+            records.append(_record(raw, corpus[sid], run.path))
     order = {sid: i for i, sid in enumerate(corpus)}
     records.sort(key=lambda r: order[r.scenario.id])
     stale = sorted({sid for run in runs for sid in run.footer.get("stale_known_failures", [])})
@@ -105,12 +105,14 @@ def merge(runs: Sequence[SavedRun], corpus: Mapping[str, Scenario]) -> RunReport
     )
 
 
-def _record(raw: Json, sc: Scenario) -> Record:
+def _record(raw: Json, sc: Scenario, path: Path) -> Record:
     mismatches = tuple(
         Mismatch(m["where"], m["path"], m.get("expected"), m.get("actual"), m.get("note", ""), bool(m.get("binding", True)))
         for m in raw.get("mismatches", [])
     )
-    outcome = str(raw.get("outcome"))
+    outcome = next((o for o in OUTCOMES if o == raw.get("outcome")), None)
+    if outcome is None:
+        raise InputError(str(path), f"scenario {sc.id!r}: outcome {raw.get('outcome')!r} is not one of {', '.join(OUTCOMES)}")
     result = Result(sc.id, outcome, mismatches, raw.get("error"), int(raw.get("steps_run", 0)))
     return Record(sc, outcome, result, reason=raw.get("reason"))
 

@@ -184,3 +184,35 @@ def test_the_checker_allows_what_the_layers_allow(tmp_path: Path) -> None:
         "spec/_rulesets.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from reference_impl import Round\n",
     }
     assert breaches(_tree(tmp_path, files)) == []
+
+
+def graph(root: Path) -> list[str]:
+    """The import graph the checker reads: per importing layer, the packages it imports and how
+    many import statements do; then each package's modules with the same-package modules each
+    imports. `python tests/test_layers.py` prints it."""
+    between: dict[tuple[str, str], int] = {}
+    within: dict[str, set[str]] = {}
+    for path, rel in _modules(root):
+        if rel.startswith("tests/"):
+            continue
+        owner, _ = _owner(rel)
+        me = rel[: -len(".py")].replace("/", ".").removesuffix(".__init__")
+        source = owner or rel.split("/")[0]
+        for imp in _imports(path, rel):
+            target = _package_of(imp.module)
+            if target is None:
+                continue
+            if target != owner:
+                between[(source, target)] = between.get((source, target), 0) + 1
+            elif owner != "docsgen":
+                subs = [f"{imp.module}.{n}" for n in imp.names if (root / f"{imp.module.replace('.', '/')}/{n}.py").exists()]
+                within.setdefault(me, set()).update(d for d in (subs or [imp.module]) if d != me)
+    lines = [f"{a} -> {b}: {n} imports" for (a, b), n in sorted(between.items())]
+    lines += [f"{m} -> {', '.join(sorted(deps))}" for m, deps in sorted(within.items())]
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(graph(ROOT)))
+    problems = breaches(ROOT)
+    print("\n".join(problems) if problems else "no breach: one-way layers, no private import across packages, no cycle")

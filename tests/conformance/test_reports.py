@@ -406,3 +406,18 @@ def test_a_ledger_written_from_a_run_must_be_filled_in(root: Path, tmp_path: Pat
     assert "replace the TODO placeholder" in capsys.readouterr().err
     ledger.write_text(ledger.read_text().replace("TODO: say why this scenario fails", "no jjok steal yet (issue 7)"))
     assert cli("--scenarios", str(root), "--engine", engine, "--known-failures", str(ledger), "--no-reports") == 0
+
+
+def test_a_saved_report_with_an_unknown_outcome_is_a_usage_error_naming_it(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "saved"
+    cli("--scenarios", str(root), "--engine", f"{sys.executable} {FAKE} one_rule_wrong", "--report-dir", str(folder))
+    report = folder / "report.jsonl"
+    lines = report.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record["outcome"] = "PASSED"
+    report.write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n", encoding="utf-8")
+    assert main(["summary", str(report), "--scenarios", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert str(report) in err and f"scenario {record['id']!r}: outcome 'PASSED' is not one of PASS, FAIL" in err
