@@ -142,11 +142,12 @@ class Legal(DealTime):
         return [_PLAY[seat][card]]
 
     def _chongtong_months(self, seat: int) -> list[int]:
-        """R-CHONGTONG (instant_win_or_continue): months whose four cards the player holds."""
+        """R-CHONGTONG (instant_win_or_continue): months whose four cards the player was dealt and
+        still holds (R-FOUR-IN-HAND-LATER: a four completed during play is no chongtong)."""
         if self.o.hand_chongtong != "instant_win_or_continue" or self.forced_card is not None:
             return []
         counts = self._month_counts(seat)
-        return [m for m in range(1, 13) if counts[m] == 4]
+        return [m for m in self.dealt_fours[seat] if counts[m] == 4]
 
     def _dual_actions(self, seat: int) -> list[Action]:
         if self.o.dual_role_mode != "owner_one_way_to_junk":

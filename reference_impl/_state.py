@@ -126,6 +126,11 @@ class RoundState:
             SeatState(sorted(index[c] for c in h), sorted(index[c] for c in pile), p, [self._shake_factor(m, 3) for m in p.shaken_months])
             for h, pile, p in zip(deal.hands, caps, states, strict=True)
         ]
+        # R-CHONGTONG: only a four of the dealt hand can be declared; a four completed later in play
+        # (R-FOUR-IN-HAND-LATER, through bonus replacement draws) never is
+        self.dealt_fours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(m for m in range(1, 13) if counts[m] == 4) for counts in (self._month_counts(seat) for seat in range(self.n))
+        )
         self.deck_set = deck_set(o)
         self.opponents = _OPPONENTS[self.n]
         self.nagari_streak = deal.nagari_streak
@@ -156,6 +161,7 @@ class RoundState:
         self.stack_bonus = {k: v[:] for k, v in other.stack_bonus.items()}
         self.stock = other.stock[:]
         self.seats = [p.copy() for p in other.seats]
+        self.dealt_fours = other.dealt_fours
         self.deck_set, self.nagari_streak, self.carried_multiplier = other.deck_set, other.nagari_streak, other.carried_multiplier
         self.turn_no = other.turn_no
         self.opponents = other.opponents
