@@ -43,9 +43,10 @@ if TYPE_CHECKING:
     from reference_impl._events import Action, Event, Rejection
     from reference_impl._jsonapi import PROTOCOL_VERSION, JsonEngine
     from reference_impl._match import Match, RandomPlayer
-    from reference_impl._mutants import MUTANTS, Mutant
-    from reference_impl._mutants import applied as mutant_applied
-    from reference_impl._mutants import apply_for_process as apply_mutant_for_process
+    from reference_impl._mutant_set import MUTANTS
+    from reference_impl._mutant_set import applied as mutant_applied
+    from reference_impl._mutant_set import apply_for_process as apply_mutant_for_process
+    from reference_impl._mutants import Mutant
     from reference_impl._perft import (
         EVENT_STATS as PERFT_EVENT_STATS,
     )
@@ -71,8 +72,8 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "Deal": ("_deal", "Deal"),
     "Event": ("_events", "Event"),
     "JsonEngine": ("_jsonapi", "JsonEngine"),
-    "MUTANTS": ("_mutants", "MUTANTS"),
-    "apply_mutant_for_process": ("_mutants", "apply_for_process"),
+    "MUTANTS": ("_mutant_set", "MUTANTS"),
+    "apply_mutant_for_process": ("_mutant_set", "apply_for_process"),
     "Match": ("_match", "Match"),
     "Mutant": ("_mutants", "Mutant"),
     "PERFT_EVENT_STATS": ("_perft", "EVENT_STATS"),
@@ -92,7 +93,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "engine_build": ("_build", "engine_build"),
     "engine_version": ("_build", "engine_version"),
     "handle_request": ("_server", "handle"),
-    "mutant_applied": ("_mutants", "applied"),
+    "mutant_applied": ("_mutant_set", "applied"),
     "normalized_deal_json": ("_deal", "normalized_deal_json"),
     "perft": ("_perft", "perft"),
     "perft_divide": ("_perft", "divide"),

@@ -43,7 +43,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from reference_impl._server import serve
 
         if args.mutant is not None:
-            from reference_impl._mutants import BY_NAME, apply_for_process
+            from reference_impl._mutant_set import BY_NAME, apply_for_process
 
             if args.mutant not in BY_NAME:
                 parser.error(f"unknown mutant {args.mutant!r}; expected one of {', '.join(BY_NAME)}")
@@ -61,7 +61,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 print(f"{rid:18} {rs.title}")
             return EXIT_OK
         if args.command == "mutants":
-            from reference_impl._mutants import MUTANTS
+            from reference_impl._mutant_set import MUTANTS
 
             for m in MUTANTS:
                 print(f"{m.name:30} {m.clause:20} {m.description}")

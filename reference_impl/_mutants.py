@@ -1,5 +1,8 @@
 """Semantic mutants of the reference engine: each one breaks one rule the way a real engine might,
 so that `gostop-conformance mutants` can measure how many of them the scenario corpus catches.
+This module holds the first set and the builders every set reuses (`_options`, `_wrap_request`,
+`_flip_rewrite`, `_bak_added`, `_next_round_rewrite`, ...); `_mutant_set` gathers the sets and
+applies one.
 
 A mutant is applied in process (a context manager patches the engine) or for a whole stdio
 server (`gostop-reference --stdio --mutant NAME`). The engine's own code carries no mutant flags.
@@ -9,8 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -21,9 +23,8 @@ import reference_impl._scoring as scoring_mod
 import reference_impl._settlement as settlement_mod
 import reference_impl._state as state_mod
 import reference_impl._steals as steals_mod
-from reference_impl._build import engine_build
 from reference_impl._events import Action
-from spec import Bak, InputError, Options, Ruleset, deck
+from spec import Bak, Options, Ruleset, deck
 
 Patch = tuple[Any, str, Any]
 
@@ -1382,40 +1383,3 @@ MUTANTS: tuple[Mutant, ...] = (
         _chongtong_months_as_holders,
     ),
 )
-
-BY_NAME: dict[str, Mutant] = {m.name: m for m in MUTANTS}
-
-
-def _patchable() -> None:
-    """Mutants replace the engine's functions at run time, which compiled code never looks up."""
-    if engine_build() == "compiled":
-        raise InputError(
-            "mutants",
-            "semantic mutants patch the interpreted engine, and this one is compiled with mypyc (make compiled): "
-            "run them from the source tree instead",
-        )
-
-
-@contextmanager
-def applied(name: str) -> Iterator[Mutant]:
-    """Patch the engine with one mutant for the duration of the block."""
-    _patchable()
-    mutant = BY_NAME[name]
-    saved: list[Patch] = []
-    try:
-        for obj, attr, new in mutant.patches():
-            saved.append((obj, attr, getattr(obj, attr)))
-            setattr(obj, attr, new)
-        yield mutant
-    finally:
-        for obj, attr, old in reversed(saved):
-            setattr(obj, attr, old)
-
-
-def apply_for_process(name: str) -> Mutant:
-    """Patch the engine for the rest of the process (the stdio server's --mutant)."""
-    _patchable()
-    mutant = BY_NAME[name]
-    for obj, attr, new in mutant.patches():
-        setattr(obj, attr, new)
-    return mutant

@@ -784,7 +784,7 @@ def mutation_md(m: Model, ctx: Ctx) -> str:
         lines[i] = line
     return (
         "Each semantic mutant is the reference engine with one rule deliberately broken "
-        "(`reference_impl._mutants`); the corpus kills a mutant when at least one scenario fails on it. "
+        "(`reference_impl._mutant_set`); the corpus kills a mutant when at least one scenario fails on it. "
         "Measured when the site was built with `conformance._mutation.run_mutants`, as "
         f"`gostop-conformance mutants` does ({kill_rate(results):.1%}; the first killing scenario is shown).\n\n" + "\n".join(lines) + "\n"
     )
