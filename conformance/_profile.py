@@ -243,6 +243,7 @@ def _option(
     context = {k: v for k, v in decided.items() if k != name}
     candidates = [sid for sid, dep in dependencies.items() if sid in by_id and dep.depends_on(name)]
     candidates.sort(key=lambda sid: (len(dependencies[sid].passes[name]), len(dependencies[sid].passes), sid))
+    candidates = _spread(candidates, lambda sid: show_value(by_id[sid].resolved_options[name]))
     items: list[_Evidence] = []
     for sid in candidates[:PER_OPTION]:
         sc = by_id[sid]
@@ -255,6 +256,20 @@ def _option(
     if found.values is None and base is not None and rounds:
         found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
     return found
+
+
+def _spread(ranked: Sequence[str], sent: Callable[[str], str]) -> list[str]:
+    """The scenarios in turns across the values they send, each value's sharpest first: when the
+    sharpest scenarios all send one value, an engine that follows whatever it is sent could not be
+    told from one that always plays that value (a corpus growing in one value must not change
+    what the profile concludes)."""
+    groups: dict[str, list[str]] = {}
+    for sid in ranked:
+        groups.setdefault(sent(sid), []).append(sid)
+    out: list[str] = []
+    for turn in range(max((len(g) for g in groups.values()), default=0)):
+        out += [g[turn] for g in groups.values() if turn < len(g)]
+    return out
 
 
 def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], plays: str = "scenarios") -> OptionProfile:

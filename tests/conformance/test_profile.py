@@ -162,3 +162,12 @@ def test_jobs_do_not_change_the_profile(tmp_path: Path) -> None:
         made.append((proc.stdout, (out / "profile.json").read_bytes(), (out / "profile.md").read_bytes()))
     assert "jjok_steal" in made[0][0]
     assert made[0] == made[1]
+
+
+def test_the_scenarios_tried_take_turns_across_the_values_they_send() -> None:
+    """Eight sharp scenarios that all send one value would make an engine that follows its options
+    look like one that always plays that value (go_multiplier, after a corpus grew in count_from_2)."""
+    from conformance._profile import _spread
+
+    sent = {"a1": "a", "a2": "a", "a3": "a", "b1": "b", "c1": "c", "c2": "c"}
+    assert _spread(["a1", "a2", "a3", "b1", "c1", "c2"], sent.__getitem__) == ["a1", "b1", "c1", "a2", "c2", "a3"]
