@@ -43,8 +43,10 @@ def esc(text: Any) -> str:
 
 def md_escape(text: str, start: bool = True) -> str:
     """Plain text into markdown text: no accidental emphasis, links or HTML (nor a heading, quote
-    or list when `start`: the text begins a block)."""
+    or list when `start`: the text begins a block); braces as entities, so that a title with a
+    set such as `{junk, junk}` is not read as a heading's attribute list (`{#anchor}`)."""
     out = text.replace("\\", "\\\\").replace("*", "\\*").replace("[", "\\[").replace("]", "\\]").replace("<", "&lt;")
+    out = out.replace("{", "&#123;").replace("}", "&#125;")
     return "\\" + out if start and out.startswith(("#", ">", "+ ", "- ")) else out
 
 
