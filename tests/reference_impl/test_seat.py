@@ -3,10 +3,13 @@ the copy, the settlement's frozen view and the wire under one name."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 from importlib import resources
+from pathlib import Path
 
+import reference_impl
 from reference_impl._deal import PlayerState
 from reference_impl._scoring import Tally
 from reference_impl._seat import SeatState
@@ -15,6 +18,17 @@ from reference_impl._settlement import Seat
 #: fields the snapshot's players[i] does not carry: the cards are the snapshot's own `hands` and
 #: `captured`; the rest is what the engine derives or counts for itself
 _ENGINE_ONLY = {"hand", "captured", "tally", "first_go_turn", "last_go_turn", "shake_factors", "turns_taken"}
+
+
+def _slots() -> tuple[str, ...]:
+    """SeatState's __slots__, read from its source: the compiled build (a mypyc native class) has
+    no __slots__ attribute, and both builds are tested (make test-compiled)."""
+    tree = ast.parse((Path(reference_impl.__file__).parent / "_seat.py").read_text(encoding="utf-8"))
+    [cls] = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "SeatState"]
+    [slots] = [n.value for n in cls.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "__slots__"]
+    names = ast.literal_eval(slots)
+    assert isinstance(names, tuple) and len(names) > 10
+    return names
 
 
 def _wire_player_fields() -> set[str]:
@@ -30,7 +44,7 @@ def _seat() -> SeatState:
 
 
 def test_every_field_has_one_name_from_the_wire_to_settlement() -> None:
-    slots = set(SeatState.__slots__)
+    slots = set(_slots())
     wire = _wire_player_fields()
     assert {f.name for f in dataclasses.fields(PlayerState)} == wire  # the deal's players[i]
     assert wire <= slots
@@ -59,7 +73,7 @@ def test_copy_is_equal_and_shares_nothing_mutable() -> None:
     seat = _seat()
     seat.turns_taken, seat.last_go_turn = 3, 6  # not the values a fresh seat starts with
     copy = seat.copy()
-    for name in SeatState.__slots__:
+    for name in _slots():
         mine, theirs = getattr(seat, name), getattr(copy, name)
         assert theirs == mine, name
         if isinstance(mine, (list, set, dict, Tally)):
