@@ -39,6 +39,7 @@ _PLAY_POINT_COUNT: Final = ("R-TURN", "R-MATCH", "R-PC-PLAY")
 _MATCH: Final = ("R-MATCH",)
 
 _FRESH: Final = PlayerState()
+_NO_FOURS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {n: ((),) * n for n in _OPPONENTS}
 _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
 _new_event: Final = tuple.__new__
 
@@ -127,10 +128,13 @@ class RoundState:
             for h, pile, p in zip(deal.hands, caps, states, strict=True)
         ]
         # R-CHONGTONG: only a four of the dealt hand can be declared; a four completed later in play
-        # (R-FOUR-IN-HAND-LATER, through bonus replacement draws) never is
-        self.dealt_fours: tuple[tuple[int, ...], ...] = tuple(
-            tuple(m for m in range(1, 13) if counts[m] == 4) for counts in (self._month_counts(seat) for seat in range(self.n))
-        )
+        # (R-FOUR-IN-HAND-LATER, through bonus replacement draws) never is. Only instant_win_or_continue
+        # declares during play: no other ruleset pays for the months counted here.
+        self.dealt_fours: tuple[tuple[int, ...], ...] = _NO_FOURS[self.n]
+        if o.hand_chongtong == "instant_win_or_continue":
+            self.dealt_fours = tuple(
+                tuple(m for m in range(1, 13) if counts[m] == 4) for counts in (self._month_counts(seat) for seat in range(self.n))
+            )
         self.deck_set = deck_set(o)
         self.opponents = _OPPONENTS[self.n]
         self.nagari_streak = deal.nagari_streak
