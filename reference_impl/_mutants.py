@@ -496,21 +496,27 @@ def _exhaust_winner(pick: Callable[[round_mod.Round, list[int]], int]) -> Callab
     return patches
 
 
-def _advance_by_hand() -> list[Patch]:
-    """The next player is the next one holding a hand card: a player left with only skip
-    credits is passed over (R-BOMB-SKIP: a credit is something to play)."""
+def _advance_when(has_turn: Callable[[round_mod.Round, int], bool]) -> list[Patch]:
+    """Patch Round._advance: the next player is the next seat for which `has_turn` holds, instead
+    of Round._has_turn (which the Go/Stop checks keep using)."""
 
     def advance(self: round_mod.Round, actor: int) -> None:
         if self.stock:
             for k in range(1, self.n + 1):
                 seat = (actor + k) % self.n
-                if self.seats[seat].hand:
+                if has_turn(self, seat):
                     self.to_act = seat
                     self.decision = state_mod.TURN
                     return
         self._round_exhausted()
 
     return [(round_mod.Round, "_advance", advance)]
+
+
+def _advance_by_hand() -> list[Patch]:
+    """The next player is the next one holding a hand card: a player left with only skip
+    credits is passed over (R-BOMB-SKIP: a credit is something to play)."""
+    return _advance_when(lambda rnd, seat: bool(rnd.seats[seat].hand))
 
 
 def _go_last_ignores_stock() -> list[Patch]:

@@ -17,7 +17,7 @@ import reference_impl._round as round_mod
 import reference_impl._state as state_mod
 import reference_impl._turns as turns_mod
 from reference_impl._events import Action, Rejection
-from reference_impl._mutants import Mutant, Patch, _first_dealer, _options
+from reference_impl._mutants import Mutant, Patch, _advance_when, _first_dealer, _options
 from spec import Options, deck
 
 _IS_BONUS = state_mod.IS_BONUS
@@ -206,18 +206,11 @@ def _bonus_only_hand_passed_over() -> list[Patch]:
     """A player whose hand holds only bonus cards is passed over, as if the hand were empty
     (R-TURN-ORDER: bonus cards included)."""
 
-    def advance(self: round_mod.Round, actor: int) -> None:
-        if self.stock:
-            for k in range(1, self.n + 1):
-                seat = (actor + k) % self.n
-                p = self.seats[seat]
-                if any(not _IS_BONUS[c] for c in p.hand) or p.skip_credits > 0:
-                    self.to_act = seat
-                    self.decision = state_mod.TURN
-                    return
-        self._round_exhausted()
+    def has_turn(rnd: round_mod.Round, seat: int) -> bool:
+        p = rnd.seats[seat]
+        return any(not _IS_BONUS[c] for c in p.hand) or p.skip_credits > 0
 
-    return [(round_mod.Round, "_advance", advance)]
+    return _advance_when(has_turn)
 
 
 def _must_match_ignores_stacks() -> list[Patch]:
