@@ -61,6 +61,11 @@ def run_scenario(engine: Engine, sc: Scenario) -> Result:
             if previous is not None:
                 label = sc.id if len(sc.rounds) == 1 else f"{sc.id} round {number + 1}"
                 mismatches += _check_chain(label, previous, rnd.deal)
+                if sc.match and _match_over(options, totals, counted):
+                    # R-MATCH-ROUNDS: no round is played after the match has ended
+                    note = f"the match ended after round {number}, before the round the scenario plays next"
+                    mismatches.append(Mismatch(label, "match.over", False, True, note))
+                    break
             progress = Progress(mismatches)
             try:
                 with planned(engine, compiled.plan):
@@ -137,12 +142,16 @@ def _check_chain(label: str, previous: Json, deal: Json) -> list[Mismatch]:
 def _check_match(sc: Scenario, options: Any, totals: list[int], counted: int) -> list[Mismatch]:
     """R-MATCH-ROUNDS: totals, counted rounds and whether the match is over, from the engine's rounds."""
     spec = sc.match or {}
-    target = options.match_target_points
-    over = counted >= options.match_rounds or (isinstance(target, int) and max(totals) >= target)
-    actual = {"totals": totals, "counted_rounds": counted, "over": over}
+    actual = {"totals": totals, "counted_rounds": counted, "over": _match_over(options, totals, counted)}
     label = f"{sc.id} match"
     return [
         Mismatch(label, f"match.{key}", spec[key], actual[key])
         for key in ("totals", "counted_rounds", "over")
         if key in spec and spec[key] != actual[key]
     ]
+
+
+def _match_over(options: Any, totals: list[int], counted: int) -> bool:
+    """R-MATCH-ROUNDS: the match ends after `match_rounds` counted rounds or at the target total."""
+    target = options.match_target_points
+    return counted >= options.match_rounds or (isinstance(target, int) and max(totals) >= target)

@@ -316,6 +316,9 @@ class Legal(DealTime):
         self._check_forced(c)
         if not IS_BONUS[c]:
             raise Rejection("bonus_not_allowed", f"{a.card} is not a bonus card")
+        if not self.stock and not all(IS_BONUS[h] for h in self.seats[self.to_act].hand):
+            # without a replacement the hand action must still be made with an ordinary card
+            raise Rejection("bonus_not_allowed", f"{a.card}: the stock is empty and the hand holds an ordinary card (R-BONUS-HAND)")
         return c
 
     def _check_chongtong(self, a: Action) -> int:

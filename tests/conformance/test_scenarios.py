@@ -145,6 +145,36 @@ def test_multi_round_scenario_checks_the_hand_over(tmp_path: Path) -> None:
     assert "next round: nagari_streak" in result.text()
 
 
+def test_a_round_after_the_match_has_ended_fails(tmp_path: Path) -> None:
+    """R-MATCH-ROUNDS: with match_rounds = 1 the decided first round ends the match, so a scenario
+    that plays a second round after it is refused, whatever the final match check says."""
+    decided_first = MATCH.replace(
+        """        steps:
+          - act: {type: play, player: 0, card: m01-junk-1}
+          - act: {type: play, player: 1, card: m02-junk-1}
+        final: {settlement: {kind: nagari}}
+""",
+        """          captured: [[m01-bright, m03-bright, m08-bright, m11-bright, m12-bright], []]
+        steps:
+          - act: {type: play, player: 0, card: m01-junk-1}
+          - act: {type: stop, player: 0}
+""",
+    ).replace("          nagari_streak: 1\n", "")
+    for old, new in (
+        ("{kind: stop, winner: 0, points: 30, net: [60, -60]}", "{kind: stop, winner: 0, points: 15}"),
+        ("match: {totals: [60, -60], counted_rounds: 1, over: false}", "match: {counted_rounds: 2, over: true}"),
+    ):
+        decided_first = decided_first.replace(old, new)
+    assert decided_first != MATCH
+    [sc] = load_corpus(write(tmp_path, decided_first.replace("ruleset: matgo-2p", "ruleset: matgo-2p\n    options: {match_rounds: 2}")))
+    result = run_scenario(ReferenceEngine(), sc)
+    assert result.outcome == "PASS", result.text()
+    [bad] = load_corpus(write(tmp_path, decided_first.replace("ruleset: matgo-2p", "ruleset: matgo-2p\n    options: {match_rounds: 1}")))
+    result = run_scenario(ReferenceEngine(), bad)
+    assert result.outcome == "FAIL"
+    assert "match.over" in result.text() and "the match ended after round 1" in result.text()
+
+
 def test_seeded_deal_requires_the_feature(tmp_path: Path) -> None:
     text = GOOD.replace(
         """    deal:
