@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Final, Literal, Protocol, TypeAlias
+
+import jsonschema
 
 from reference_impl import JsonEngine
+from spec import format_path, protocol_check, protocol_validator
 
 Json = dict[str, Any]
 
@@ -27,6 +30,29 @@ class EngineError(Exception):
     def __reduce__(self) -> tuple[type[EngineError], tuple[FailureKind, str]]:
         # raised in a worker process (--jobs), it crosses back to the parent whole
         return (EngineError, (self.kind, self.message))
+
+
+#: replies whose schema is a oneOf of a success shape and the error shape
+_TWO_SHAPED: Final = frozenset({"new_game", "act", "legal", "score", "perft"})
+
+
+def _reply_ok(cmd: str, reply: Json) -> bool:
+    """The compiled check of the one reply shape this reply claims to have."""
+    if cmd in _TWO_SHAPED:
+        return protocol_check("reply_error")(reply) if "error" in reply else protocol_check(f"reply_{cmd}", 0)(reply)
+    return protocol_check(f"reply_{cmd}")(reply)
+
+
+def reply_problem(cmd: str, reply: Json) -> str | None:
+    """What makes a reply (with its `seq`) break the protocol schema, naming the JSON path, or None."""
+    if _reply_ok(cmd, reply):
+        return None
+    # the full validator explains; should the two ever disagree, it decides
+    err = jsonschema.exceptions.best_match(protocol_validator(f"reply_{cmd}").iter_errors(reply))
+    if err is None:
+        return None
+    where = format_path(list(err.absolute_path)) or "(reply)"
+    return f"the reply to {cmd} does not follow the protocol schema: {where}: {err.message}"
 
 
 class Engine(Protocol):
@@ -62,3 +88,37 @@ def planned(engine: Engine, requests: Sequence[tuple[str, Json]]) -> Iterator[No
 
 class ReferenceEngine(JsonEngine):
     """The bundled reference engine, in process (the same object the stdio server drives)."""
+
+
+class SchemaChecked:
+    """An engine whose every reply is held to the protocol schema, as the stdio client holds an
+    engine's lines: the in-process reference engine under test (tests/conformance/test_corpus.py)
+    then answers in exactly the shapes an engine over stdio must, so a reply that loses a field
+    or renames one fails the corpus in process too."""
+
+    def __init__(self, inner: Engine) -> None:
+        self.inner = inner
+
+    def _checked(self, cmd: str, reply: Json) -> Json:
+        problem = reply_problem(cmd, {"seq": 0, **reply})
+        if problem is not None:
+            raise EngineError("protocol", problem)
+        return reply
+
+    def hello(self) -> Json:
+        return self._checked("hello", self.inner.hello())
+
+    def new_game(self, ruleset: Json, deal: Json) -> Json:
+        return self._checked("new_game", self.inner.new_game(ruleset, deal))
+
+    def legal(self) -> Json:
+        return self._checked("legal", self.inner.legal())
+
+    def act(self, action: Json) -> Json:
+        return self._checked("act", self.inner.act(action))
+
+    def score(self) -> Json:
+        return self._checked("score", self.inner.score())
+
+    def close(self) -> None:
+        self.inner.close()

@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--rounds", type=int, default=None, help="stop after this many rounds (default: the whole match)")
     check = sub.add_parser("check", help="play random rounds of every ruleset, checking every invariant after every action")
     check.add_argument("--rounds", type=int, default=200, help="rounds per ruleset")
-    check.add_argument("--seed", type=int, default=1)
+    check.add_argument("--seed", type=int, default=1, help="seed of the first round (the rounds of a ruleset follow from it)")
     check.add_argument("--ruleset", action="append", help="only these rulesets (repeatable)")
     sub.add_parser("rulesets", help="list the named rulesets")
     sub.add_parser("mutants", help="list the semantic mutants that --stdio --mutant can serve")

@@ -32,7 +32,9 @@ def violations(rnd: Round) -> list[str]:
     seen = card_places(rnd)
     expected = {deck().cards[i].id for i in deck_indices(rnd.o)}
     for cid in sorted(expected | set(seen)):
-        if seen.get(cid, 0) != 1:
+        if cid not in expected:  # a card of another deck (a bonus card the ruleset does not deal)
+            problems.append(f"card {cid} is not in this ruleset's deck but is in {seen[cid]} places")
+        elif seen.get(cid, 0) != 1:
             problems.append(f"card {cid} is in {seen.get(cid, 0)} places (expected exactly one)")
     for seat, (pile, tally) in enumerate(zip([p.captured for p in rnd.seats], [p.tally for p in rnd.seats], strict=True)):
         if tally != Tally(pile):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conformance import ReferenceEngine, load_corpus, run_scenario
+from conformance._engine import SchemaChecked
 
 CORPUS = load_corpus()
 
@@ -15,7 +16,8 @@ def test_corpus_is_not_empty() -> None:
 
 @pytest.mark.parametrize("scenario", CORPUS, ids=[sc.id for sc in CORPUS])
 def test_scenario_passes_on_the_reference_engine(scenario) -> None:
-    result = run_scenario(ReferenceEngine(), scenario)
+    # every reply held to the protocol schema, as over stdio (a renamed or lost field fails here too)
+    result = run_scenario(SchemaChecked(ReferenceEngine()), scenario)
     assert result.outcome == "PASS", result.text()
 
 

@@ -156,9 +156,9 @@ def test_invariant_violations_are_reported_even_when_expectations_pass(corpus) -
 
 
 def test_a_reply_the_full_validator_accepts_is_accepted_whatever_the_fast_check_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    from conformance import _transport
+    from conformance import _engine
 
-    monkeypatch.setattr(_transport, "_reply_ok", lambda _cmd, _reply: False)
+    monkeypatch.setattr(_engine, "_reply_ok", lambda _cmd, _reply: False)
     engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
     try:
         assert engine.start()["protocol"] == "1"

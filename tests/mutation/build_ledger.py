@@ -14,6 +14,7 @@ person writes a verdict into verdicts.yaml (`justified` with the reason it is ha
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -100,14 +101,18 @@ def key_of(name: str, diff: str) -> str:
 HAND_VERDICTS: Final = ("justified", "killed")
 
 
-def load_verdicts(path: Path = VERDICTS) -> dict[str, dict[str, Any]]:
-    if not path.exists():
-        return {}
-    items = yaml.safe_load(path.read_text(encoding="utf-8"))["verdicts"]
-    for item in items:
-        if item.get("verdict") not in HAND_VERDICTS or not str(item.get("reason", "")).strip():
-            raise ValueError(f"{path}: {item.get('key')!r}: expected verdict justified or killed, with a reason")
-    return {item["key"]: item for item in items}
+def load_verdicts(paths: list[Path] | None = None) -> dict[str, dict[str, Any]]:
+    """Every hand verdict: verdicts.yaml and verdicts-*.yaml (one file per module or rule area, so
+    that people working on different modules do not edit the same file); a key judged twice is an error."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in paths if paths is not None else sorted(VERDICTS.parent.glob("verdicts*.yaml")):
+        for item in yaml.safe_load(path.read_text(encoding="utf-8"))["verdicts"] or []:
+            if item.get("verdict") not in HAND_VERDICTS or not str(item.get("reason", "")).strip():
+                raise ValueError(f"{path}: {item.get('key')!r}: expected verdict justified or killed, with a reason")
+            if item["key"] in found:
+                raise ValueError(f"{path}: {item['key']!r}: judged twice")
+            found[item["key"]] = item
+    return found
 
 
 def mutmut_records() -> list[dict[str, Any]]:
@@ -127,7 +132,16 @@ def mutmut_records() -> list[dict[str, Any]]:
     return out
 
 
-def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], commit: str) -> dict[str, Any]:
+def load_differential() -> dict[str, dict[str, Any]]:
+    """tests/mutation/differential.py's results by mutmut name ({} when it has not been run)."""
+    path = Path(__file__).with_name("differential.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def build(
+    records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], commit: str, differential: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    differential = differential or {}
     entries = []
     for rec in records:
         if rec["status"] in ("killed", "timeout"):
@@ -140,7 +154,12 @@ def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], co
             category = classify(rec["diff"]) if rec["status"] == "survived" else "open"
             verdict = "equivalent" if category in REASONS else "open"
             reason = REASONS.get(category, "not yet killed or justified" if rec["status"] == "survived" else f"mutmut: {rec['status']}")
-        entries.append({"key": key, "module": rec["module"], "status": rec["status"], "verdict": verdict, "reason": reason})
+        entry = {"key": key, "module": rec["module"], "status": rec["status"], "verdict": verdict, "reason": reason}
+        seen = differential.get(rec["name"])
+        if seen is not None:
+            # what the engine shows under the mutant (differential.py): a witness, or none found
+            entry["differential"] = seen["result"] if "witness" not in seen else f"{seen['result']}: {seen['witness']}"
+        entries.append(entry)
     by_module: dict[str, Counter[str]] = {}
     for rec in records:
         by_module.setdefault(rec["module"], Counter())[rec["status"]] += 1
@@ -160,6 +179,10 @@ def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], co
             # a mutant that makes the tests hang is detected too (mutmut's timeout)
             "kill rate of the checked": f"{100 * (total['killed'] + total['timeout']) / checked:.1f} %" if checked else "n/a",
             "verdicts": dict(Counter(e["verdict"] for e in entries)),
+            # of the open entries: how many the differential saw change a reply, and how many not
+            "open, by differential": dict(
+                Counter(e.get("differential", "not run").split(":")[0] for e in entries if e["verdict"] == "open")
+            ),
         },
         "modules": {m: dict(sorted(c.items())) for m, c in sorted(by_module.items())},
         "entries": sorted(entries, key=lambda e: e["key"]),
@@ -169,7 +192,7 @@ def build(records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], co
 def main() -> int:
     # run where mutmut ran (its mutants/ directory holds the results); the commit is that checkout's
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    ledger = build(mutmut_records(), load_verdicts(), commit)
+    ledger = build(mutmut_records(), load_verdicts(), commit, load_differential())
     if len(sys.argv) > 1:  # how the run was made, when it was not one run at one commit
         ledger = {"commit": ledger.pop("commit"), "note": " ".join(sys.argv[1:]), **ledger}
     LEDGER.write_text(yaml.safe_dump(ledger, sort_keys=False, allow_unicode=True, width=200), encoding="utf-8")
