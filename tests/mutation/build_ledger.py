@@ -45,7 +45,13 @@ def changed_lines(diff: str) -> tuple[list[str], list[str]]:
     return minus, plus
 
 
-def classify(diff: str) -> str:
+#: functions whose only product is the rule-hit trace (the clause ids a score or event cites)
+TRACE_ONLY: Final = frozenset({"reference_impl._scoring:__trace"})
+
+
+def classify(diff: str, function: str = "") -> str:
+    if function in TRACE_ONLY:
+        return "trace-annotation"
     minus, plus = changed_lines(diff)
     if len(minus) != 1 or len(plus) != 1:
         return "open"
@@ -58,7 +64,9 @@ def classify(diff: str) -> str:
     if not pairs:
         return "open"
     old = pairs[0][0]
-    if CLAUSE_ID.fullmatch(old) and ("_emit(" in before or re.search(r"\(\s*[\"']R-", before)):
+    # the engine never branches on a clause id (tests/mutation/test_ledger.py checks): changing one
+    # anywhere changes only the trace
+    if CLAUSE_ID.fullmatch(old):
         return "trace-annotation"
     return "open"
 
@@ -151,7 +159,7 @@ def build(
         if old.get("verdict") in HAND_VERDICTS:
             verdict, reason = old["verdict"], old["reason"]
         else:
-            category = classify(rec["diff"]) if rec["status"] == "survived" else "open"
+            category = classify(rec["diff"], key.split(": ", 1)[0]) if rec["status"] == "survived" else "open"
             verdict = "equivalent" if category in REASONS else "open"
             reason = REASONS.get(category, "not yet killed or justified" if rec["status"] == "survived" else f"mutmut: {rec['status']}")
         entry = {"key": key, "module": rec["module"], "status": rec["status"], "verdict": verdict, "reason": reason}

@@ -82,3 +82,24 @@ def test_every_hand_verdict_names_a_survivor_of_the_ledger() -> None:
     keys = {e["key"] for e in yaml.safe_load(Path(LEDGER).read_text(encoding="utf-8"))["entries"]}
     stale = [k for k in load_verdicts() if k not in keys]
     assert not stale
+
+
+def test_the_engine_never_branches_on_a_clause_id() -> None:
+    """Why a mutated clause id is classified as trace-only: no engine module compares one."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "reference_impl"
+    for path in sorted(root.glob("_*.py")):
+        if path.name.startswith("_mutant"):
+            continue  # the semantic mutants name the clause they break
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                for side in (node.left, *node.comparators):
+                    literal = side.value if isinstance(side, ast.Constant) else None
+                    assert not (isinstance(literal, str) and literal.startswith("R-")), f"{path.name}:{node.lineno}"
+
+
+def test_a_mutant_of_the_score_trace_is_trace_only() -> None:
+    diff = """--- a\n+++ b\n-    if held & _GODORI:\n+    if held | _GODORI:\n"""
+    assert classify(diff, "reference_impl._scoring:__trace") == "trace-annotation"
+    assert classify(diff, "reference_impl._scoring:__extra_yaku") == "open"

@@ -51,6 +51,22 @@ def test_splitmix64_is_the_definition_over_many_seeds() -> None:
             assert (hi << 32) | lo == next(again), seed
 
 
+@pytest.mark.parametrize("native", [False, True])
+def test_both_paths_of_next_and_below_draw_the_definition(monkeypatch: pytest.MonkeyPatch, native: bool) -> None:
+    """The interpreted build runs either path of next() and below() when told to, so its tests
+    check the compiled build's 32-bit-halves path too (mutation testing runs interpreted); the
+    compiled build, whose flag is compiled in, checks its own path whatever the flag says."""
+    from reference_impl import _deal
+
+    monkeypatch.setattr(_deal, "_NATIVE", native)
+    spread = random.Random(7)
+    for seed in _EDGE_SEEDS + [spread.getrandbits(64) for _ in range(50)]:
+        rng, expected = SplitMix64(seed), _textbook(seed)
+        assert [rng.next() for _ in range(4)] == [next(expected) for _ in range(4)], seed
+        for bound in (1, 2, 3, 7, 12, 48, 52, 60):
+            assert rng.below(bound) == next(expected) % bound, (seed, bound)
+
+
 def test_splitmix64_shuffle_is_fisher_yates_over_the_definition() -> None:
     """R-SHUFFLE: for i from n - 1 down to 1, j = next() mod (i + 1), swap."""
     for seed in _EDGE_SEEDS + list(range(50)):
