@@ -1,0 +1,143 @@
+"""The deal as the harness sends it to engines (protocol `deal`, spec/protocol/protocol.schema.json):
+Deal.to_json, the scenario completion rule (complete_deal_json) and normalized_deal_json.
+
+The corpus completes its scenario deals at collection time only, so these run the same functions
+inside test functions; every expectation is written from the protocol schema and the docstrings."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Final
+
+import jsonschema
+import pytest
+
+from reference_impl import Deal, PlayerState, complete_deal
+from reference_impl._deal import complete_deal_json, deal_from_json, normalized_deal_json
+from spec import deck, load_ruleset
+
+DEFS: Final = json.loads(resources.files("spec").joinpath("protocol/protocol.schema.json").read_text(encoding="utf-8"))["$defs"]
+
+
+def _validate_deal(raw: dict[str, Any]) -> None:
+    jsonschema.Draft202012Validator({"$defs": DEFS, "$ref": "#/$defs/explicit_deal"}).validate(raw)
+
+
+def _mid_game_deal() -> Deal:
+    """A game in progress with every optional field away from its default (two stacks, one owned)."""
+    o = load_ruleset("matgo-2p").options
+    return complete_deal(
+        o,
+        [["m01-bright", "m02-animal"], ["m04-animal"]],
+        ["m03-bright", "m03-junk-1", "m03-junk-2", "m05-animal", "m05-junk-1", "m05-junk-2", "m06-animal"],
+        ["m07-animal", "m08-animal"],
+        dealer=1,
+        captured=[["m09-animal", "m09-junk-1"], ["m10-animal"]],
+        stacks={5: 1, 3: None},
+        player_state=(
+            PlayerState(
+                gos=2, go_base=9, first_go_turn=4, shaken_months=(1, 2), bombs=(11,), skip_credits=1, ppeoks=1, dual_junk=("m09-animal",)
+            ),
+            PlayerState(ppeoks=2),
+        ),
+        nagari_streak=2,
+        carried_multiplier=2,
+        turn=7,
+        first_player=0,
+    )
+
+
+def test_complete_deal_takes_every_deal_field_and_defaults_the_dealer_to_seat_0() -> None:
+    """complete_deal passes the mid-game fields through to the Deal; without a dealer it is seat 0,
+    the protocol's default seat (normalized_deal_json fills dealer 0 likewise)."""
+    d = _mid_game_deal()
+    assert (d.dealer, d.nagari_streak, d.carried_multiplier, d.turn, d.first_player) == (1, 2, 2, 7, 0)
+    assert dict(d.stacks) == {5: 1, 3: None}
+    plain = complete_deal(load_ruleset("matgo-2p").options, [["m01-bright"], ["m02-animal"]], ["m03-bright"], [])
+    assert plain.dealer == 0
+
+
+def test_mid_game_deal_to_json_validates_and_round_trips() -> None:
+    """Every non-default field reaches the JSON under its protocol name: the JSON is a valid
+    explicit_deal and reads back (deal_from_json) as the same Deal."""
+    d = _mid_game_deal()
+    raw = d.to_json()
+    _validate_deal(raw)
+    assert raw["stacks"] == [{"month": 3, "owner": None}, {"month": 5, "owner": 1}]
+    assert raw["players"][0]["first_go_turn"] == 4
+    assert "first_go_turn" not in raw["players"][1], "absent means no Go yet (player_state.first_go_turn)"
+    assert (raw["nagari_streak"], raw["carried_multiplier"], raw["turn"], raw["first_player"]) == (2, 2, 7, 0)
+    assert raw["captured"] == [["m09-animal", "m09-junk-1"], ["m10-animal"]]
+    assert deal_from_json(raw, load_ruleset("matgo-2p").options) == d
+
+
+def test_fresh_deal_to_json_leaves_the_defaults_out() -> None:
+    """A fresh deal (no captures, stacks, player states, streak, carry, turn or first player) is the
+    four required fields only; absent optional fields mean the fresh-round values."""
+    d = complete_deal(load_ruleset("matgo-2p").options, [["m01-bright"], ["m02-animal"]], ["m03-bright"], ["m04-animal"], dealer=1)
+    raw = d.to_json()
+    _validate_deal(raw)
+    assert sorted(raw) == ["dealer", "hands", "stock", "table"]
+    assert raw["dealer"] == 1 and raw["stock"][0] == "m04-animal"
+    assert deal_from_json(raw, load_ruleset("matgo-2p").options) == d
+
+
+def _expected_rest(rid: str, listed: set[str]) -> list[str]:
+    """The ruleset's deck in canonical order (the 48 cards, then its bonus cards by index), minus `listed`."""
+    o = load_ruleset(rid).options
+    cards = deck().cards
+    used: list[int] = []
+    for units in o.bonus_cards:
+        used.append(next(c.index for c in cards[48:] if c.units == units and c.index not in used))
+    return [cards[i].id for i in [*range(48), *sorted(used)] if cards[i].id not in listed]
+
+
+@pytest.mark.parametrize("rid", ["matgo-2p", "matgo-online", "standard-3p"])
+def test_complete_deal_json_appends_exactly_the_unlisted_cards(rid: str) -> None:
+    """The scenario completion rule: the unlisted cards of the ruleset's deck go to the bottom of
+    the stock in canonical order; cards listed in hands, table, stock or captured are not repeated,
+    other fields are kept and `complete` is dropped."""
+    n = load_ruleset(rid).options.players
+    hands = [["m01-bright", "m01-junk-1"], ["m02-animal"], ["m11-bright"]][:n]
+    captured = [["m12-animal"], ["m12-ribbon"], []][:n]
+    raw: dict[str, Any] = {
+        "complete": True,
+        "dealer": 1,
+        "hands": hands,
+        "table": ["m03-bright", "m04-junk-1"],
+        "stock": ["m05-animal", "m06-animal"],
+        "captured": captured,
+        "nagari_streak": 1,
+    }
+    listed = {c for g in (*hands, raw["table"], raw["stock"], *captured) for c in g}
+    out = complete_deal_json(raw, load_ruleset(rid).options)
+    assert "complete" not in out
+    assert (out["dealer"], out["hands"], out["table"], out["captured"], out["nagari_streak"]) == (1, hands, raw["table"], captured, 1)
+    assert out["stock"] == ["m05-animal", "m06-animal", *_expected_rest(rid, listed)]
+    assert raw["stock"] == ["m05-animal", "m06-animal"], "the scenario's own deal is not changed"
+    _validate_deal(out)
+    deal_from_json(out, load_ruleset(rid).options)  # every card exactly once
+
+
+def test_complete_deal_json_with_hands_only() -> None:
+    """Only `hands` is required of a scenario deal to complete: no table, stock or captured means
+    the table is empty and every other card goes to the stock, in canonical order, below nothing."""
+    raw = {"complete": True, "hands": [["m01-bright"], ["m02-animal"]]}
+    out = complete_deal_json(raw, load_ruleset("matgo-2p").options)
+    assert out == {
+        "dealer": 0,
+        "hands": [["m01-bright"], ["m02-animal"]],
+        "table": [],
+        "stock": _expected_rest("matgo-2p", {"m01-bright", "m02-animal"}),
+    }
+    _validate_deal(out)
+
+
+def test_normalized_deal_json_fills_dealer_table_and_stock() -> None:
+    """The deal as sent to engines: dealer 0, table [] and stock [] when absent, `complete` dropped,
+    every other field kept as it is."""
+    raw = {"complete": False, "hands": [["m01-bright"]], "turn": 3}
+    assert normalized_deal_json(raw) == {"hands": [["m01-bright"]], "turn": 3, "dealer": 0, "table": [], "stock": []}
+    given = {"dealer": 1, "hands": [["m01-bright"]], "table": ["m02-animal"], "stock": ["m03-bright"]}
+    assert normalized_deal_json(given) == given

@@ -1,0 +1,33 @@
+"""The package's lazily imported names (PEP 562, reference_impl/__init__.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import reference_impl
+
+
+@pytest.mark.parametrize("name", reference_impl.__all__)
+def test_every_public_name_resolves_to_its_home(name: str) -> None:
+    """The package imports its names on first use (PEP 562, reference_impl/__init__.py): each name of
+    __all__ is the object of the private module that defines it, and is kept once resolved."""
+    value = reference_impl.__getattr__(name)
+    assert vars(reference_impl)[name] is value
+    assert value is not None
+
+
+def test_deal_and_round_resolve_to_their_modules() -> None:
+    """Spot checks of the lazy import: the names the harness uses most come from their modules."""
+    from reference_impl import _deal, _round
+
+    assert reference_impl.__getattr__("Deal") is _deal.Deal
+    assert reference_impl.__getattr__("complete_deal_json") is _deal.complete_deal_json
+    assert reference_impl.__getattr__("Round") is _round.Round
+
+
+def test_an_unknown_name_is_the_usual_attribute_error() -> None:
+    """A name the package does not have raises AttributeError with Python's usual message, so
+    hasattr() and `from reference_impl import x` behave as for any module."""
+    with pytest.raises(AttributeError, match=r"^module 'reference_impl' has no attribute 'no_such_name'$"):
+        reference_impl.__getattr__("no_such_name")
+    assert not hasattr(reference_impl, "no_such_name")
