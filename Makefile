@@ -89,10 +89,11 @@ test-compiled: $(COMPILED_VENV)/.installed
 	  status=$$?; rm -rf "$$tmp"; exit $$status
 
 ## syntactic mutation testing of every engine module (setup.cfg) against the corpus and the engine's unit
-## tests (slow: over an hour on 2 cores), then the survivors ledger tests/mutation/ledger.yaml
+## tests (slow: hours on 2 cores), the differential replay of the survivors, then the ledger tests/mutation/ledger.yaml
 mutation-syntactic: $(STAMP)
 	$(BIN)/python -m pip install --quiet 'mutmut>=3.3'
 	$(BIN)/mutmut run --max-children 2
+	$(BIN)/python tests/mutation/differential.py --jobs 2
 	$(BIN)/python tests/mutation/build_ledger.py
 
 clean:

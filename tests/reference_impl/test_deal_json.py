@@ -141,3 +141,14 @@ def test_normalized_deal_json_fills_dealer_table_and_stock() -> None:
     assert normalized_deal_json(raw) == {"hands": [["m01-bright"]], "turn": 3, "dealer": 0, "table": [], "stock": []}
     given = {"dealer": 1, "hands": [["m01-bright"]], "table": ["m02-animal"], "stock": ["m03-bright"]}
     assert normalized_deal_json(given) == given
+
+
+def test_a_seeded_deal_request_carries_the_streak_and_the_carry() -> None:
+    """R-NAGARI-CARRY, protocol `seeded_deal`: the void-round streak and the carried multiplier
+    of a seeded deal request reach the round (absent: 0 and 1), beside the seed and the dealer."""
+    options = load_ruleset("matgo-2p").options
+    deal = deal_from_json({"seed": 5, "dealer": 1, "nagari_streak": 2, "carried_multiplier": 3}, options)
+    assert (deal.dealer, deal.nagari_streak, deal.carried_multiplier) == (1, 2, 3)
+    plain = deal_from_json({"seed": 5, "dealer": 1}, options)
+    assert (plain.nagari_streak, plain.carried_multiplier) == (0, 1)
+    assert (plain.hands, plain.table, plain.stock) == (deal.hands, deal.table, deal.stock)
