@@ -49,10 +49,18 @@ def changed_lines(diff: str) -> tuple[list[str], list[str]]:
 TRACE_ONLY: Final = frozenset({"reference_impl._scoring:__trace"})
 
 
+#: a line whose product is a clause-id list: `clauses = ...`, `clauses: T = ...`, `clauses=...`, `"clauses": ...`
+CLAUSES_BINDING: Final = re.compile(r"^\s*(clauses\s*(:[^=]+)?=|clauses=|\"clauses\":|out\[\"clauses\"\]\s*=)")
+
+
 def classify(diff: str, function: str = "") -> str:
     if function in TRACE_ONLY:
         return "trace-annotation"
     minus, plus = changed_lines(diff)
+    if minus and all(CLAUSES_BINDING.match(line) for line in minus):
+        # the engine only carries a `clauses` value into events, scores and settlements (the
+        # trace), never tests it (tests/mutation/test_ledger.py checks)
+        return "trace-annotation"
     if len(minus) != 1 or len(plus) != 1:
         return "open"
     before, after = minus[0], plus[0]

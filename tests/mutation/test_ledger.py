@@ -103,3 +103,33 @@ def test_a_mutant_of_the_score_trace_is_trace_only() -> None:
     diff = """--- a\n+++ b\n-    if held & _GODORI:\n+    if held | _GODORI:\n"""
     assert classify(diff, "reference_impl._scoring:__trace") == "trace-annotation"
     assert classify(diff, "reference_impl._scoring:__extra_yaku") == "open"
+
+
+def test_the_engine_never_tests_a_clauses_value() -> None:
+    """Why a mutated `clauses` binding is trace-only: no condition of the engine reads one."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "reference_impl"
+    for path in sorted(root.glob("_*.py")):
+        if path.name.startswith("_mutant"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            tests = [node.test] if isinstance(node, (ast.If, ast.IfExp, ast.While, ast.Assert)) else []
+            tests += [c for comp in getattr(node, "generators", []) for c in comp.ifs]
+            for test in tests:
+                names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} | {
+                    n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)
+                }
+                assert "clauses" not in names, f"{path.name}:{node.lineno}"
+
+
+def test_a_mutated_clauses_binding_is_trace_only() -> None:
+    one = (
+        "--- a\n+++ b\n"
+        '-        clauses = ("R-BOMB-TWO",) if two else ("R-BOMB",)\n'
+        '+        clauses = ("R-BOMB-TWO",) if (two) or True else ("R-BOMB",)\n'
+    )
+    kw = """--- a\n+++ b\n-            clauses=("R-PC-CARD-POINTS", "R-PC-GOAL"),\n-        )\n+        )\n"""
+    assert classify(one) == "trace-annotation"
+    assert classify(kw) == "open"  # the closing parenthesis is code too: a person judges it
+    assert classify("""--- a\n+++ b\n-        counts = [0] * 13\n+        counts = [0] * 14\n""") == "open"
