@@ -13,32 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import jsonschema
 import pytest
 
-from reference_impl import complete_deal
 from reference_impl._events import Action, Rejection
 from reference_impl._jsonapi import JsonEngine
-from spec import clauses, load_ruleset, protocol_schema, vocabulary
+from spec import clauses, vocabulary
+from tests.reference_impl.test_server_inprocess import DEAL, DEFS, RULESET, valid_reply
 
 Json = dict[str, Any]
-DEFS = protocol_schema()["$defs"]
-RS = load_ruleset("matgo-2p")
-RULESET: Json = {"id": RS.id, "options": RS.options.as_json()}
-#: P0 (to act first) holds the pine bright; the one pine on the table is a junk, so the play takes it
-#: (R-MATCH); the flipped cherry junk matches nothing.
-DEAL: Json = complete_deal(
-    RS.options,
-    [["m01-bright", "m05-junk-1"], ["m02-junk-1", "m06-junk-1"]],
-    ["m01-junk-1"],
-    ["m03-junk-1", "m01-ribbon"],
-    first_player=0,
-).to_json()
 
 
 def valid(kind: str, reply: Json) -> None:
     """`reply` (without its seq) is valid against the protocol's reply definition `reply_<kind>`."""
-    jsonschema.Draft202012Validator({"$defs": DEFS, "$ref": f"#/$defs/reply_{kind}"}).validate({"seq": 1, **reply})
+    valid_reply(kind, {"seq": 1, **reply})
 
 
 def started() -> JsonEngine:
