@@ -11,7 +11,8 @@ Public API (everything else is private):
   lets it run.
 - `run_suite(...) -> RunReport`, `run_one(...) -> Record`, `engine_factory(...)`: the harness as
   `gostop-conformance run` runs it.
-- `coverage(...)`, `coverage_markdown(...)`, `UNTRACED`: clause coverage of the corpus.
+- `coverage(...)`, `coverage_markdown(...)`, `UNTRACED`: clause coverage of the corpus;
+  `value_universe(spec, seen)`: the values of an option that the corpus must each exercise.
 - `fuzz(...)`, `fuzz_configurations(...)`: differential fuzzing.
 - `run_mutants(...)`, `mutation_kill_rate(...)`, `mutation_report_markdown(...)`: the corpus
   against the semantic mutants of the reference engine.
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from conformance._fuzz import fuzz, fuzz_configurations
     from conformance._harness import Record, RunReport, engine_factory, run_one
     from conformance._harness import run as run_suite
-    from conformance._lint import coverage, coverage_markdown
+    from conformance._lint import coverage, coverage_markdown, value_universe
     from conformance._mutation import kill_rate as mutation_kill_rate
     from conformance._mutation import report_markdown as mutation_report_markdown
     from conformance._mutation import run_mutants
@@ -78,6 +79,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "run_scenario": ("_runner", "run_scenario"),
     "run_suite": ("_harness", "run"),
     "select": ("_scenarios", "select"),
+    "value_universe": ("_lint", "value_universe"),
 }
 
 __all__ = [
@@ -112,6 +114,7 @@ __all__ = [
     "run_scenario",
     "run_suite",
     "select",
+    "value_universe",
 ]
 
 

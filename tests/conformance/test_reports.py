@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conformance._cli import main
+from tests.conformance.test_faults import RUNNER
 from tests.conformance.test_stdio_harness import CORPUS, FAKE
 
 
@@ -291,10 +292,6 @@ def test_memory_stays_flat_however_large_the_failing_replies(tmp_path: Path) -> 
     import yaml
 
     trigger = yaml.safe_load(CORPUS)["scenarios"][1]
-    code = (
-        "import resource, sys; from conformance._cli import main; status = main(sys.argv[1:]); "
-        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(status)"
-    )
     engine = f"{sys.executable} {FAKE} bloat"
 
     def peak_mb(count: int) -> float:
@@ -304,12 +301,12 @@ def test_memory_stays_flat_however_large_the_failing_replies(tmp_path: Path) -> 
         (root / "harness" / "h.yaml").write_text(yaml.safe_dump({"schema_version": 1, "scenarios": copies}), encoding="utf-8")
         out = tmp_path / f"c{count}" / "r"
         argv = ["run", "-q", "--scenarios", str(root), "--engine", engine, "--report-dir", str(out)]
-        proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=600, check=False)
+        proc = subprocess.run([sys.executable, "-c", RUNNER, *argv], capture_output=True, text=True, timeout=600, check=False)
         assert proc.returncode == 1, proc.stderr[-2000:]
         records = [json.loads(line) for line in (out / "report.jsonl").read_text().splitlines()]
         assert sum(r.get("outcome") == "FAIL" for r in records) == count
         assert max(p.stat().st_size for p in out.rglob("transcript.jsonl")) < 1 << 20
-        return int(proc.stderr.split("peak")[-1].split()[0]) / 1024
+        return int(proc.stderr.rsplit("peak-kb", 1)[-1].split()[0]) / 1024
 
     few, many = peak_mb(20), peak_mb(80)
     # kept bounded: a few MB more for 60 more scenarios; kept whole: about 2 MB more per scenario

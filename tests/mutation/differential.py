@@ -47,7 +47,7 @@ def _mix(x: int) -> int:
 
 def configurations() -> list[dict[str, Any]]:
     """Every named ruleset, then every option value on the first named ruleset that takes it."""
-    from conformance._lint import value_universe
+    from conformance import value_universe
     from spec import InputError, load_ruleset, option_registry, ruleset_ids
 
     named = [load_ruleset(rid).options.as_json() for rid in ruleset_ids()]
@@ -69,7 +69,7 @@ def configurations() -> list[dict[str, Any]]:
 
 def transcript(config: dict[str, Any], rounds: int) -> list[Any]:
     """One configuration's replies, in order: a match of `rounds` seeded random rounds."""
-    from reference_impl._jsonapi import JsonEngine
+    from reference_impl import JsonEngine
 
     engine = JsonEngine()
     out: list[Any] = []
