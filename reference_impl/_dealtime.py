@@ -21,7 +21,7 @@ class DealTime(RoundState):
         R-TABLE-FOUR, R-CHONGTONG, R-CHONGTONG-MULTI: the table laid out, then the first rule
         that ends the round at the deal, if one does."""
         self._lay_table(deal)
-        self._emit("deal", None, (), ("R-DEAL-SIZE",), dealer=self.dealer, first_player=self.to_act)
+        self._emit("deal", None, (), ("R-DEAL-SIZE",), {"dealer": self.dealer, "first_player": self.to_act})
         ending = self._table_fours()
         if ending is None:
             self._table_triples(deal)
@@ -55,7 +55,7 @@ class DealTime(RoundState):
                 continue
             mode = o.table_four_of_month  # read only when it applies (option dependencies, _tracing)
             cards = sorted(self.table[month])
-            self._emit("table_four", self.dealer, cards, ("R-TABLE-FOUR",), month=month, handling=mode)
+            self._emit("table_four", self.dealer, cards, ("R-TABLE-FOUR",), {"month": month, "handling": mode})
             if mode in ("redeal", "nagari"):
                 return settle_void(mode, self.n, ("R-TABLE-FOUR", _VOID_CLAUSE[mode]))
             if mode == "dealer_wins_fixed":
@@ -76,7 +76,7 @@ class DealTime(RoundState):
             if len(self.table[month]) == 3:
                 self.stack_owner[month] = deal.stacks.get(month)
                 if self.stack_owner[month] is None:
-                    self._emit("table_triple", None, sorted(self.table[month]), ("R-TABLE-TRIPLE",), month=month)
+                    self._emit("table_triple", None, sorted(self.table[month]), ("R-TABLE-TRIPLE",), {"month": month})
 
     def _hand_chongtong(self) -> Settlement | None:
         """R-CHONGTONG, R-CHONGTONG-MULTI: a month's four cards in a hand at the deal, handled per
@@ -90,7 +90,9 @@ class DealTime(RoundState):
             for month in range(1, 13):
                 if counts[month] == 4:
                     holders.append((seat, month))
-                    self._emit("chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), month=month)
+                    self._emit(
+                        "chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), {"month": month}
+                    )
         if not holders:
             return None
         if o.hand_chongtong == "redeal":

@@ -22,7 +22,7 @@ ACTION_FIELDS: Final = {
 }
 
 
-_NO_DATA: Final[Mapping[str, Any]] = MappingProxyType({})
+NO_DATA: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
 class Event(NamedTuple):
@@ -33,7 +33,7 @@ class Event(NamedTuple):
     player: int | None = None
     cards: tuple[str, ...] = ()
     clauses: tuple[str, ...] = ()
-    data: Mapping[str, Any] = _NO_DATA
+    data: Mapping[str, Any] = NO_DATA
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}

@@ -91,10 +91,18 @@ class Legal(DealTime):
         must = o.must_match_if_possible and self._matching(seat)
         counts = [0] * 13
         for c in hand:
-            counts[MONTH[c]] += 1
-        # a shake needs three cards of a month, a bomb three (or two and two), chongtong four: asked
-        # by membership (max(counts) would be a Python-level call in compiled code)
-        three = 3 in counts or 4 in counts
+            month = MONTH[c]
+            counts[month] = counts[month] + 1  # `+=` on an item is a generic in-place add, compiled
+        # a shake needs three cards of a month, a bomb three (or two and two), chongtong four: seen
+        # in one native loop (`3 in counts` is a generic comparison per element in compiled code)
+        two = three = four = False
+        for held in counts:
+            if held == 2:
+                two = True
+            elif held == 3:
+                three = True
+            elif held == 4:
+                three = four = True
         shakes = self._shake_months(seat, counts) if three else []
         shake_with_play = bool(shakes) and o.shake_declaration == "with_triple_card_play"
         at_play = o.two_match_choice_timing == "at_play"
@@ -113,7 +121,7 @@ class Legal(DealTime):
                 out.append(plays[c])
                 if shake_with_play and month in shakes:
                     out.append(_PLAY_SHAKE[seat][c])
-        if three or (o.two_card_bomb != "off" and 2 in counts):
+        if three or (two and o.two_card_bomb != "off"):
             out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts))
         if me.skip_credits > 0 and (ordinary or not hand):
             out.append(_SKIP[seat])
@@ -121,7 +129,7 @@ class Legal(DealTime):
             out.extend(_SHAKE[seat][m] for m in shakes)
         if len(ordinary) != len(hand) and (self.stock or not ordinary):
             out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
-        if o.hand_chongtong == "instant_win_or_continue" and 4 in counts:
+        if four and o.hand_chongtong == "instant_win_or_continue":
             out.extend(_CHONGTONG[seat][m] for m in self._chongtong_months(seat))
         if o.dual_role_mode == "owner_one_way_to_junk":
             out.extend(self._dual_actions(seat))

@@ -578,7 +578,7 @@ def _sweep_rewrite(swept: Callable[[round_mod.Round, Any], bool]) -> list[Patch]
     def check(self: round_mod.Round, ctx: Any) -> None:
         o = self.o
         if o.sweep_steal > 0 and ctx.captures and swept(self, ctx):
-            self._emit("sweep", ctx.actor, (), ("R-SWEEP",), definition=o.sweep_definition)
+            self._emit("sweep", ctx.actor, (), ("R-SWEEP",), {"definition": o.sweep_definition})
             self._request("sweep", o.sweep_steal, ctx.actor)
             return
         original(self, ctx)

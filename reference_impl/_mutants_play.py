@@ -143,7 +143,7 @@ def _checks_before_replacement() -> list[Patch]:
 
     def deal_time(self: round_mod.Round, deal: deal_mod.Deal) -> None:
         self._lay_table(deal)
-        self._emit("deal", None, (), ("R-DEAL-SIZE",), dealer=self.dealer, first_player=self.to_act)
+        self._emit("deal", None, (), ("R-DEAL-SIZE",), {"dealer": self.dealer, "first_player": self.to_act})
         dealt = {state_mod.INDEX_OF[c] for c in deal.table}
         late = [[c for c in month if c not in dealt] for month in self.table]
         self.table = [[c for c in month if c in dealt] for month in self.table]
@@ -316,7 +316,7 @@ def _flipped_bonus_ends_flip() -> list[Patch]:
             c = self.stock.pop()
             if _IS_BONUS[c]:
                 ctx.flip_bonus.append(c)
-                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), source="flip")
+                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), {"source": "flip"})
                 if self.o.bonus_steal:
                     self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(ctx.actor)))
             else:
@@ -340,7 +340,7 @@ def _bonus_without_replacement() -> list[Patch]:
         self.forced_card = None
         if self.o.bonus_steal:
             self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(seat)))
-        self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), source="hand", replacement=[])
+        self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), {"source": "hand", "replacement": []})
 
     return [(round_mod.Round, "_bonus", bonus)]
 

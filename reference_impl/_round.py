@@ -12,7 +12,7 @@ from reference_impl._deal import Deal
 from reference_impl._events import Action, Event, Rejection
 from reference_impl._legal import HANDLERS
 from reference_impl._settlement import fixed_points, settle_fixed, settle_stop
-from reference_impl._state import _PLAY_CLAUSES, _PLAY_POINT_COUNT, CHOOSE_HAND, GO_STOP, MONTH, NONE, TURN, _ids, _Turn, equivalent
+from reference_impl._state import CHOOSE_HAND, GO_STOP, MONTH, NONE, PLAY_EVENTS, PLAY_EVENTS_POINT_COUNT, TURN, _ids, _Turn, equivalent
 from reference_impl._turns import Turns
 from spec import Ruleset
 
@@ -94,7 +94,8 @@ class Round(Turns):
         if shake:
             self._do_shake(seat, month)
         self.seats[seat].hand.remove(c)
-        self._emit("play", seat, (c,), _PLAY_POINT_COUNT if o.scoring_system == "point_count" else _PLAY_CLAUSES)
+        # ("play", seat, (c,), ("R-TURN", "R-MATCH"[, "R-PC-PLAY"])), built once
+        self._out.append((PLAY_EVENTS_POINT_COUNT if o.scoring_system == "point_count" else PLAY_EVENTS)[seat][c])
         if not on:
             ctx = _Turn(seat, "discard", month, c)
             on.append(c)
@@ -134,7 +135,7 @@ class Round(Turns):
         if o.bomb_compensation == "skip_credits_2" and (not two or o.two_card_bomb == "full_bomb"):
             credits = len(played) - 1
             self.seats[seat].skip_credits += credits
-        self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP"), month=month, skip_credits=credits)
+        self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP"), {"month": month, "skip_credits": credits})
         self._flip(ctx)
         self._resolve(ctx)
 
@@ -144,7 +145,7 @@ class Round(Turns):
         self._begin_turn_action()
         p = self.seats[seat]
         p.skip_credits -= 1
-        self._emit("skip", seat, (), ("R-BOMB-SKIP",), skip_credits=p.skip_credits)
+        self._emit("skip", seat, (), ("R-BOMB-SKIP",), {"skip_credits": p.skip_credits})
         ctx = _Turn(seat, "skip")
         self._flip(ctx)
         self._resolve(ctx)
@@ -167,13 +168,13 @@ class Round(Turns):
                 self.forced_card = r
         if self.o.bonus_steal:
             self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(seat)))
-        self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), source="hand", replacement=list(_ids(replacement)))
+        self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), {"source": "hand", "replacement": list(_ids(replacement))})
 
     def _chongtong(self, month: int) -> None:
         """R-CHONGTONG (instant_win_or_continue): the holder shows the four and wins at once."""
         seat = self.to_act
         o = self.o
-        self._emit("chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), month=month)
+        self._emit("chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), {"month": month})
         points = fixed_points(o, o.chongtong_points)
         self._end(settle_fixed("chongtong", seat, points, self.n, self.nagari_streak, o, ("R-CHONGTONG",), self.carried_multiplier))
 
@@ -206,11 +207,11 @@ class Round(Turns):
         if p.first_go_turn is None:
             p.first_go_turn = self.turn_no
         p.last_go_turn = self.turn_no
-        self._emit("go", seat, (), ("R-GO-WHEN", "R-GO-BONUS"), gos=p.gos, base=p.go_base)
+        self._emit("go", seat, (), ("R-GO-WHEN", "R-GO-BONUS"), {"gos": p.gos, "base": p.go_base})
         self._advance(seat)
 
     def _stop(self) -> None:
         """R-GO-WHEN: Stop ends the round; the caller wins (R-SETTLE)."""
         seat = self.to_act
-        self._emit("stop", seat, (), ("R-GO-WHEN",), base=self._base(seat))
+        self._emit("stop", seat, (), ("R-GO-WHEN",), {"base": self._base(seat)})
         self._end(settle_stop("stop", seat, self._seats(), self.nagari_streak, self.o, self.carried_multiplier))

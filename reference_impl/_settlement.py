@@ -20,6 +20,8 @@ from reference_impl._scoring import (
 )
 from spec import Bak, Options, Outcome
 
+_new: Final = tuple.__new__
+
 # Seat, LoserLine and Settlement are named tuples: immutable values, and cheap to build (a frozen
 # dataclass costs a guarded attribute write per field; every round settles, some several ways)
 
@@ -294,7 +296,7 @@ def _settle_with(
     for seat in _others(winner, n):
         s = seats[seat]
         if o.empty_capture_exempt and not s.captured:
-            lines.append(LoserLine(seat, (), 0, 0, True))
+            lines.append(_new(LoserLine, (seat, (), 0, 0, True)))
             continue
         chosen: tuple[int, list[Bak]] | None = None
         for lose in scores[seat]:  # R-DUAL-ROLE (3): each loser minimises their own payment
@@ -305,7 +307,7 @@ def _settle_with(
             if chosen is None or amount < chosen[0]:
                 chosen = (amount, baks)
         assert chosen is not None
-        lines.append(LoserLine(seat, tuple(chosen[1]), chosen[0], chosen[0], False))
+        lines.append(_new(LoserLine, (seat, tuple(chosen[1]), chosen[0], chosen[0], False)))
     # R-GO-MULTI: every losing Go-caller is liable; the earliest first Go bears pay_for_all
     # an exempt loser (R-EMPTY-EXEMPT) is never liable: liability passes to the next caller, if any
     callers = [line for line in lines if seats[line.seat].gos > 0 and not line.exempt]
@@ -323,24 +325,54 @@ def _settle_with(
     for payer, payee, amount in payments:
         net[payer] -= amount
         net[payee] += amount
-    return Settlement(
-        kind=kind,
-        winner=winner,
-        net=tuple(net),
-        payments=payments,
-        losers=tuple(lines),
-        base=win.base,
-        go_count=gos,
-        go_points=gp,
-        go_multiplier=gm,
-        shake_bomb_factor=sbf,
-        meongtta=meongtta,
-        carry=carry,
-        points=points,
-        winner_breakdown=win,
-        clauses=(*(("R-EXHAUST-AFTER-GO",) if kind == "last_go_caller_wins" else ()), *SETTLE_CLAUSES),
+    # Settlement(...) by keyword, every field given in order (the named tuple's own __new__ is an
+    # interpreted function, about 6,000 instructions a call in the compiled build)
+    clauses = (*(("R-EXHAUST-AFTER-GO",) if kind == "last_go_caller_wins" else ()), *SETTLE_CLAUSES)
+    # in the order of SETTLEMENT_FIELDS (a test holds it to Settlement._fields)
+    fields = (
+        kind,
+        winner,
+        tuple(net),
+        payments,
+        tuple(lines),
+        win.base,
+        gos,
+        gp,
+        gm,
+        sbf,
+        meongtta,
+        carry,
+        points,
+        win,
+        1,
+        None,
+        (),
+        clauses,
     )
+    return _new(Settlement, fields)
 
+
+#: Settlement's fields in order, as `_settle_with` gives them all positionally
+SETTLEMENT_FIELDS: Final = (
+    "kind",
+    "winner",
+    "net",
+    "payments",
+    "losers",
+    "base",
+    "go_count",
+    "go_points",
+    "go_multiplier",
+    "shake_bomb_factor",
+    "meongtta",
+    "carry",
+    "points",
+    "winner_breakdown",
+    "void_multiplier",
+    "point_count",
+    "awards",
+    "clauses",
+)
 
 #: the clauses every Go-Stop settlement applies (each may change nothing in a given round)
 SETTLE_CLAUSES: Final = (

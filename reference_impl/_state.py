@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from reference_impl._deal import Deal, PlayerState, check_deal, deck_set
-from reference_impl._events import Event
+from reference_impl._events import NO_DATA, Event
 from reference_impl._scoring import Breakdown, best_breakdown, tally_best_base
 from reference_impl._seat import SeatState
 from reference_impl._settlement import Seat, Settlement, with_side_payments
@@ -44,9 +44,25 @@ _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
 _new_event: Final = tuple.__new__
 
 
+def _card_events(kind: EventKind, clauses: tuple[str, ...]) -> tuple[tuple[Event, ...], ...]:
+    """Per seat, per card: the event of `kind` naming that one card, with no data. Events are
+    immutable values (their data the shared empty mapping), so the commonest are built once."""
+    return tuple(tuple(_new_event(Event, (kind, seat, one, clauses, NO_DATA)) for one in _ONE_ID) for seat in _SEATS)
+
+
+#: R-TURN, R-MATCH (R-PC-PLAY): a hand card played; R-FLIP: a stock card turned up. Every turn makes one of each.
+PLAY_EVENTS: Final = _card_events("play", _PLAY_CLAUSES)
+PLAY_EVENTS_POINT_COUNT: Final = _card_events("play", _PLAY_POINT_COUNT)
+FLIP_EVENTS: Final = _card_events("flip", ("R-FLIP",))
+
+
 def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
     if len(cards) == 1:  # most events carry one card: its id tuple is built once
         return _ONE_ID[cards[0]]
+    # narrowed to one type per branch: over the union, compiled code indexes and iterates
+    # through the generic object protocol
+    if isinstance(cards, list):
+        return tuple([CARD_ID[c] for c in cards])
     return tuple([CARD_ID[c] for c in cards])
 
 
@@ -177,9 +193,18 @@ class RoundState:
         self._out = []
         self.deal_events = other.deal_events
 
-    def _emit(self, kind: EventKind, player: int | None, cards: list[int] | tuple[int, ...], clauses: tuple[str, ...], **data: Any) -> None:
-        # Event(...) with every field given, minus the named tuple's argument-parsing frame
-        self._out.append(_new_event(Event, (kind, player, _ids(cards), clauses, data)))
+    def _emit(
+        self,
+        kind: EventKind,
+        player: int | None,
+        cards: list[int] | tuple[int, ...],
+        clauses: tuple[str, ...],
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        # Event(...) with every field given, minus the named tuple's argument-parsing frame; the
+        # data as a dict argument, not **data: a compiled call with keywords goes through the
+        # generic Python calling convention (about 1,300 instructions an event)
+        self._out.append(_new_event(Event, (kind, player, _ids(cards), clauses, NO_DATA if data is None else data)))
 
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []
@@ -195,9 +220,13 @@ class RoundState:
         self.settlement = settlement
         self.decision = NONE
         if settlement.kind == "redeal":
-            self._emit("redeal", self.dealer, (), settlement.clauses, dealer=self.dealer)
+            self._emit("redeal", self.dealer, (), settlement.clauses, {"dealer": self.dealer})
         self._emit(
-            "round_end", settlement.winner, (), ("R-ROUND-END", *settlement.clauses[:1]), outcome=settlement.kind, net=list(settlement.net)
+            "round_end",
+            settlement.winner,
+            (),
+            ("R-ROUND-END", *settlement.clauses[:1]),
+            {"outcome": settlement.kind, "net": list(settlement.net)},
         )
 
     def _others(self, seat: int) -> tuple[int, ...]:

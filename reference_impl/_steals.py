@@ -34,7 +34,7 @@ class Steals(Legal):
         requests = [0] * self.n
         for kind, units, payers in self.pending_steals:
             if final and kind in o.final_turn_exempt:
-                self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), reason=kind, units=units)
+                self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), {"reason": kind, "units": units})
                 continue
             for p in payers:
                 owed[p] += units
@@ -66,7 +66,7 @@ class Steals(Legal):
             eligible = []  # no single junk left: nothing is surrendered
         chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
         if not chosen:
-            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), to=taker, requested=units, units=0)
+            self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), {"to": taker, "requested": units, "units": 0})
             return
         for c in chosen:
             self._lose(giver, c)
@@ -79,9 +79,7 @@ class Steals(Legal):
             giver,
             chosen,
             ("R-STEAL", "R-STEAL-PAYERS", *why),
-            to=taker,
-            requested=units,
-            units=sum(unit_of[c] for c in chosen),
+            {"to": taker, "requested": units, "units": sum(unit_of[c] for c in chosen)},
         )
 
     def _junk_duals(self, seat: int) -> set[int]:

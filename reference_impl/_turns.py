@@ -5,7 +5,7 @@ running out (R-FLIP, R-MATCH, R-PPEOK, R-STACK-CAPTURE, R-SWEEP, R-GO-WHEN, R-NA
 from __future__ import annotations
 
 from reference_impl._settlement import fixed_points, settle_fixed, settle_point_count, settle_stop, settle_void, void_multiplier
-from reference_impl._state import _MATCH, CHOOSE_FLIP, CHOOSE_HAND, GO_STOP, IS_BONUS, MONTH, TURN, _ids, _Turn, equivalent
+from reference_impl._state import _MATCH, CHOOSE_FLIP, CHOOSE_HAND, FLIP_EVENTS, GO_STOP, IS_BONUS, MONTH, TURN, _ids, _Turn, equivalent
 from reference_impl._steals import Steals
 
 
@@ -23,7 +23,7 @@ class Turns(Steals):
         p.shaken_months.append(month)
         p.shake_factors.append(self._shake_factor(month, len(shown)))
         clauses = ("R-SHAKE", "R-FOUR-IN-HAND-LATER") if len(shown) == 4 else ("R-SHAKE",)
-        self._emit("shake", seat, shown, clauses, month=month)
+        self._emit("shake", seat, shown, clauses, {"month": month})
 
     def _flip(self, ctx: _Turn) -> None:
         """R-FLIP, R-BONUS-FLIP: turn up stock cards until an ordinary card comes."""
@@ -31,12 +31,12 @@ class Turns(Steals):
             c = self.stock.pop()
             if IS_BONUS[c]:
                 ctx.flip_bonus.append(c)
-                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), source="flip")
+                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), {"source": "flip"})
                 if self.o.bonus_steal:
                     self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(ctx.actor)))
                 continue
             ctx.flip = c
-            self._emit("flip", ctx.actor, (c,), ("R-FLIP",))
+            self._out.append(FLIP_EVENTS[ctx.actor][c])  # ("flip", actor, (c,), ("R-FLIP",)), built once
             break
         seats = self.seats  # R-BOMB-SKIP: a skip credit is a turn too
         me = seats[ctx.actor]
@@ -118,7 +118,9 @@ class Turns(Steals):
         if not o.ppeok_enabled:
             self.table[month] = [f]
             ctx.captures.extend((ctx.hand, pair))
-            self._emit("capture", actor, (ctx.hand, pair), ("R-MATCH", "R-PC-PLAY"), note="flip of the paired month stays on the table")
+            self._emit(
+                "capture", actor, (ctx.hand, pair), ("R-MATCH", "R-PC-PLAY"), {"note": "flip of the paired month stays on the table"}
+            )
             return
         three = (pair, ctx.hand, f)
         if ctx.round_last and o.final_turn_ppeok != "leave_stack":
@@ -128,7 +130,13 @@ class Turns(Steals):
                 self.seats[actor].ppeoks += 1
                 ctx.made_ppeok = True
                 clauses_final: tuple[str, ...] = ("R-MATCH", "R-PPEOK", "R-FINAL-PPEOK") + (("R-BONUS-PPEOK",) if ctx.flip_bonus else ())
-                self._emit("ppeok", actor, three, clauses_final, month=month, handling=o.final_turn_ppeok, count=self.seats[actor].ppeoks)
+                self._emit(
+                    "ppeok",
+                    actor,
+                    three,
+                    clauses_final,
+                    {"month": month, "handling": o.final_turn_ppeok, "count": self.seats[actor].ppeoks},
+                )
             else:  # capture_pair_leave_drawn: no ppeok is made
                 self.table[month] = [f]
                 ctx.captures.extend((ctx.hand, pair))
@@ -148,7 +156,7 @@ class Turns(Steals):
         clauses: tuple[str, ...] = ("R-MATCH", "R-PPEOK", "R-BONUS-PPEOK") if joined else ("R-MATCH", "R-PPEOK")
         if ctx.round_last:
             clauses = (*clauses, "R-FINAL-PPEOK")
-        self._emit("ppeok", actor, three, clauses, month=month, bonus=list(_ids(joined)), count=self.seats[actor].ppeoks)
+        self._emit("ppeok", actor, three, clauses, {"month": month, "bonus": list(_ids(joined)), "count": self.seats[actor].ppeoks})
 
     def _capture_stack(self, ctx: _Turn, month: int, extra: int) -> None:
         """R-STACK-CAPTURE, R-TABLE-TRIPLE, R-PPEOK-CAPTURE: the fourth card takes the stack."""
@@ -168,7 +176,7 @@ class Turns(Steals):
             clauses = ("R-STACK-CAPTURE", "R-PPEOK-CAPTURE")
             units = o.ppeok_capture_steal
             payers = (owner,) if o.ppeok_steal_payers == "creator_only" else self._others(actor)
-        self._emit("stack_capture", actor, cards, clauses, month=month, owner=owner)
+        self._emit("stack_capture", actor, cards, clauses, {"month": month, "owner": owner})
         self._request("stack_capture", units, actor, payers)
 
     def _finish(self, ctx: _Turn) -> None:
@@ -213,7 +221,7 @@ class Turns(Steals):
             self.to_act = actor
             forced = self._go_forced_stop(actor)
             clauses = ("R-GO-WHEN", "R-GO-THRESHOLD") + (("R-GO-RISE",) if me.gos else ()) + (("R-GO-LAST",) if forced else ())
-            self._emit("go_stop_offered", actor, (), clauses, base=base, stop_only=forced)
+            self._emit("go_stop_offered", actor, (), clauses, {"base": base, "stop_only": forced})
             return
         self._advance(actor)
 
@@ -225,7 +233,7 @@ class Turns(Steals):
             if made and points > 0:
                 for payer in self._others(ctx.actor):
                     self.side_payments.append((payer, ctx.actor, points))
-                self._emit("award", ctx.actor, (), ("R-FIRST-TURN-AWARD",), reason=f"first_{kind}", points=points)
+                self._emit("award", ctx.actor, (), ("R-FIRST-TURN-AWARD",), {"reason": f"first_{kind}", "points": points})
 
     def _check_sweep(self, ctx: _Turn) -> None:
         """R-SWEEP: checked on the table as it stands at the end of the turn."""
@@ -233,12 +241,16 @@ class Turns(Steals):
         if o.sweep_steal <= 0 or not ctx.captures:
             return
         if o.sweep_definition == "table_empty_at_turn_end":
-            swept = not any(self.table)
+            swept = True
+            for month in self.table:  # not any(...): a generic call through the builtins, compiled
+                if month:
+                    swept = False
+                    break
         else:
             start = self.table_at_start
             swept = len(start) == 2 and MONTH[start[0]] != MONTH[start[1]] and all(c in ctx.captures for c in start)
         if swept:
-            self._emit("sweep", ctx.actor, (), ("R-SWEEP",), definition=o.sweep_definition)
+            self._emit("sweep", ctx.actor, (), ("R-SWEEP",), {"definition": o.sweep_definition})
             self._request("sweep", o.sweep_steal, ctx.actor)
 
     def _advance(self, actor: int) -> None:
