@@ -59,3 +59,13 @@ def test_each_round_hands_over_to_the_next() -> None:
         if seen_void and seen_decided and seen_void_carry:
             break
     assert seen_void and seen_decided and seen_void_carry
+
+
+def test_a_new_round_inherits_a_carried_multiplier_above_one() -> None:
+    """R-NAGARI-CARRY (nagari_carry_prior_multipliers): a multiplier carried out of void rounds
+    reaches the next round whatever its size. Random play under the named rulesets rarely carries
+    more than 1, so the match is put in that state directly."""
+    m = Match(load_ruleset("standard-3p"), seed=7)
+    m.nagari_streak, m.carried_multiplier = 2, 4
+    rnd = m.new_round()
+    assert (rnd.nagari_streak, rnd.carried_multiplier) == (2, 4)
