@@ -162,7 +162,7 @@ def fixed_points(o: Options, setting: int | str) -> int:
 
 
 def settle_fixed(
-    kind: Outcome, winner: int, points: int, n: int, streak: int, o: Options, clauses: tuple[str, ...], extra: int = 1
+    kind: Outcome, winner: int, points: int, n: int, streak: int, o: Options, clauses: tuple[str, ...], extra: int
 ) -> Settlement:
     """An instant win paid `points` by each opponent (R-CHONGTONG, R-TABLE-FOUR, R-THREE-PPEOK)."""
     carry = carry_factor(streak, o) * extra if o.chongtong_multipliers == "nagari_carry_only" else 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl._settlement import Seat, carry_factor, go_multiplier, go_points, settle_stop
+from reference_impl._settlement import Seat, carry_factor, go_multiplier, go_points, settle_fixed, settle_stop
 from spec import deck
 from tests.conftest import ruleset
 
@@ -164,3 +164,12 @@ def test_a_settlement_built_positionally_names_its_fields_in_order() -> None:
     won = settle_stop("stop", 0, [seat("m01-bright", "m03-bright", "m08-bright"), seat("m02-animal")], 0, ruleset("matgo-2p").options, 1)
     assert won.kind == "stop" and won.winner == 0 and won.base == 3 and won.void_multiplier == 1 and won.point_count is None
     assert won.awards == () and won.clauses[0] == "R-SETTLE" and won.winner_breakdown is not None
+
+
+def test_an_instant_win_is_paid_by_each_opponent_in_turn_order() -> None:
+    """R-CHONGTONG, R-THREE-PPEOK, R-TABLE-FOUR: the fixed points come from every other seat, in
+    turn order from the winner, and the payments are what the nets add up."""
+    o = ruleset("standard-3p").options
+    won = settle_fixed("chongtong", 1, 10, 3, 0, o, ("R-CHONGTONG",), 1)
+    assert won.payments == ((2, 1, 10), (0, 1, 10))
+    assert won.net == (-10, 20, -10) and won.points == 10 and won.carry == 1

@@ -107,7 +107,7 @@ def test_an_exempt_loser_is_marked() -> None:
 
 def test_instant_wins_and_void_rounds_show_their_own_lines() -> None:
     o = load_ruleset("matgo-2p").options
-    chongtong = settle_fixed("chongtong", 1, 10, 2, 0, o, ("R-CHONGTONG",))
+    chongtong = settle_fixed("chongtong", 1, 10, 2, 0, o, ("R-CHONGTONG",), 1)
     assert settlement_text(chongtong) == [
         "outcome: chongtong, winner P1",
         "  10 points from each opponent, carry x1",

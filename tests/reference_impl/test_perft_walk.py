@@ -1,0 +1,41 @@
+"""Perft on the reference engine (reference_impl/_perft.py): the per-ply statistics of spec/perft.yaml
+on a round small enough to count by hand, and divide, the subtree sizes below each root action."""
+
+from __future__ import annotations
+
+from reference_impl import Round, SplitMix64, perft, perft_divide, seeded_deal
+from reference_impl._deal import Deal
+from spec import load_ruleset
+
+
+def small_round() -> Round:
+    """matgo-2p, P0 to play one card, P1 two, two cards in the stock and none on the table: P0's
+    turn discards and flips, then either card P1 plays takes the last stock card and ends the round;
+    nobody scores, so both endings are void (R-NAGARI)."""
+    deal = Deal(
+        players=2,
+        dealer=0,
+        hands=(("m01-bright",), ("m02-animal", "m05-animal")),
+        table=(),
+        stock=("m03-junk-1", "m04-junk-1"),
+    )
+    return Round(load_ruleset("matgo-2p"), deal, check=False)
+
+
+def test_perft_counts_nodes_terminal_nodes_and_void_rounds_per_ply() -> None:
+    table = perft(small_round(), 3)
+    assert (table[0]["nodes"], table[0]["terminal"], table[0]["nagari"]) == (1, 0, 0)
+    assert (table[1]["nodes"], table[1]["terminal"], table[1]["nagari"]) == (2, 2, 2)
+    assert table[2]["nodes"] == 0  # nothing follows the end of a round
+
+
+def test_divide_gives_each_root_action_its_subtree_at_the_depth_below() -> None:
+    rnd = small_round()
+    assert [(a.type, a.card, n) for a, n in perft_divide(rnd, 1)] == [("play", "m01-bright", 1)]
+    assert [n for _, n in perft_divide(rnd, 2)] == [2]  # P1's two plays
+    assert [n for _, n in perft_divide(rnd, 3)] == [0]  # both end the round: nothing at ply 3
+    # at the root of a fresh seeded round, divide's sizes add up to perft's count of the ply below
+    rs = load_ruleset("standard-3p")
+    fresh = Round(rs, seeded_deal(rs.options, SplitMix64(5), dealer=0))
+    assert sum(n for _, n in perft_divide(fresh, 2)) == perft(fresh, 2)[1]["nodes"]
+    assert all(n > 0 for _, n in perft_divide(fresh, 2))
