@@ -39,3 +39,20 @@ def test_divide_gives_each_root_action_its_subtree_at_the_depth_below() -> None:
     fresh = Round(rs, seeded_deal(rs.options, SplitMix64(5), dealer=0))
     assert sum(n for _, n in perft_divide(fresh, 2)) == perft(fresh, 2)[1]["nodes"]
     assert all(n > 0 for _, n in perft_divide(fresh, 2))
+
+
+def test_perft_counts_go_and_stop_calls() -> None:
+    """matgo-2p: P0 holds the five brights (15 points, R-GO-THRESHOLD 7) and either of two hand
+    cards ends a turn at the Go/Stop decision: at ply 2, two Gos and two Stops, the Stops ending
+    the round (R-GO-WHEN)."""
+    deal = Deal(
+        players=2,
+        dealer=0,
+        hands=(("m06-junk-1", "m06-junk-2"), ("m07-junk-1", "m07-junk-2")),
+        table=(),
+        stock=("m09-junk-1", "m10-junk-1", "m10-junk-2"),
+        captured=(("m01-bright", "m03-bright", "m08-bright", "m11-bright", "m12-bright"), ()),
+    )
+    table = perft(Round(load_ruleset("matgo-2p"), deal, check=False), 2)
+    assert (table[0]["nodes"], table[0]["go"], table[0]["stop"]) == (2, 0, 0)
+    assert (table[1]["nodes"], table[1]["go"], table[1]["stop"], table[1]["terminal"], table[1]["nagari"]) == (4, 2, 2, 2, 0)
