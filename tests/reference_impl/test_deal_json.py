@@ -152,3 +152,41 @@ def test_a_seeded_deal_request_carries_the_streak_and_the_carry() -> None:
     plain = deal_from_json({"seed": 5, "dealer": 1}, options)
     assert (plain.nagari_streak, plain.carried_multiplier) == (0, 1)
     assert (plain.hands, plain.table, plain.stock) == (deal.hands, deal.table, deal.stock)
+
+
+@pytest.mark.parametrize(
+    ("request_", "path"),
+    [
+        ({"seed": 1 << 64}, "deal.seed"),
+        ({"seed": -1}, "deal.seed"),
+        ({"seed": True}, "deal.seed"),
+        ({"seed": "7"}, "deal.seed"),
+        ({"seed": 5, "dealer": 2}, "deal.dealer"),
+        ({"seed": 5, "dealer": -1}, "deal.dealer"),
+        ({"seed": 5, "dealer": "0"}, "deal.dealer"),
+    ],
+)
+def test_a_seeded_deal_request_out_of_range_names_the_field(request_: dict[str, Any], path: str) -> None:
+    """R-SHUFFLE: the seed is an integer from 0 to 2^64 - 1 (a boolean is not one), the dealer a
+    seat of the ruleset; anything else is refused with the path of the field."""
+    from spec import InputError
+
+    with pytest.raises(InputError) as refused:
+        deal_from_json(request_, load_ruleset("matgo-2p").options)
+    assert str(refused.value).startswith(path)
+
+
+def test_the_largest_seed_and_the_last_seat_are_accepted() -> None:
+    deal = deal_from_json({"seed": (1 << 64) - 1, "dealer": 1}, load_ruleset("matgo-2p").options)
+    assert deal.dealer == 1
+
+
+def test_an_explicit_deal_without_dealer_or_go_base_takes_seat_0_and_no_go_base() -> None:
+    """Protocol `explicit_deal`: the dealer defaults to seat 0, and a player state that gives Gos
+    without the base of the last one starts from 0 (R-GO-RISE compares against it)."""
+    o = load_ruleset("matgo-2p").options
+    raw = complete_deal_json({"hands": [["m01-bright"], ["m02-animal"]], "players": [{"gos": 1}, {}]}, o)
+    raw.pop("dealer", None)
+    deal = deal_from_json(raw, o)
+    assert deal.dealer == 0
+    assert deal.player_state is not None and (deal.player_state[0].gos, deal.player_state[0].go_base) == (1, 0)

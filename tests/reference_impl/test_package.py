@@ -31,3 +31,15 @@ def test_an_unknown_name_is_the_usual_attribute_error() -> None:
     with pytest.raises(AttributeError, match=r"^module 'reference_impl' has no attribute 'no_such_name'$"):
         reference_impl.__getattr__("no_such_name")
     assert not hasattr(reference_impl, "no_such_name")
+
+
+def test_dir_lists_the_public_api() -> None:
+    """PEP 562: the lazily imported names are listed by dir() like any others."""
+    assert set(reference_impl.__all__) <= set(dir(reference_impl))
+
+
+def test_the_engine_version_is_the_installed_distribution_version() -> None:
+    """What `hello` reports as the engine's version (the installed gostop-conformance)."""
+    from importlib.metadata import version
+
+    assert reference_impl.engine_version() == version("gostop-conformance")
