@@ -93,6 +93,7 @@ test-compiled: $(COMPILED_VENV)/.installed
 mutation-syntactic: $(STAMP)
 	$(BIN)/python -m pip install --quiet 'mutmut>=3.3'
 	$(BIN)/mutmut run --max-children 2
+	$(BIN)/python tests/mutation/recheck.py --jobs 2
 	$(BIN)/python tests/mutation/differential.py --jobs 2
 	$(BIN)/python tests/mutation/build_ledger.py
 

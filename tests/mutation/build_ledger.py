@@ -154,13 +154,27 @@ def load_differential() -> dict[str, dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+def load_recheck() -> dict[str, dict[str, Any]]:
+    """tests/mutation/recheck.py's results by mutmut name ({} when it has not been run)."""
+    path = Path(__file__).with_name("recheck.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
 def build(
-    records: list[dict[str, Any]], previous: dict[str, dict[str, Any]], commit: str, differential: dict[str, dict[str, Any]] | None = None
+    records: list[dict[str, Any]],
+    previous: dict[str, dict[str, Any]],
+    commit: str,
+    differential: dict[str, dict[str, Any]] | None = None,
+    recheck: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     differential = differential or {}
+    recheck = recheck or {}
+    # a mutant that fails its tests in a fresh interpreter is killed, whatever mutmut's worker saw
+    # (recheck.py: import-time functions, hangs recorded as survivals)
+    rechecked = {rec["name"] for rec in records if rec["status"] in ("survived", "no tests") and recheck.get(rec["name"], {}).get("killed")}
     entries = []
     for rec in records:
-        if rec["status"] in ("killed", "timeout"):
+        if rec["status"] in ("killed", "timeout") or rec["name"] in rechecked:
             continue
         key = key_of(rec["name"], rec["diff"])
         old = previous.get(key, {})
@@ -183,6 +197,7 @@ def build(
         by_module[entry["module"]]["verdict " + entry["verdict"]] += 1
     total = Counter(rec["status"] for rec in records)
     checked = total["killed"] + total["survived"] + total["timeout"]
+    killed = total["killed"] + total["timeout"]
     return {
         "commit": commit,
         "summary": {
@@ -193,7 +208,10 @@ def build(
             "no tests": total["no tests"],
             "not checked": total["not checked"],
             # a mutant that makes the tests hang is detected too (mutmut's timeout)
-            "kill rate of the checked": f"{100 * (total['killed'] + total['timeout']) / checked:.1f} %" if checked else "n/a",
+            "kill rate of the checked": f"{100 * killed / checked:.1f} %" if checked else "n/a",
+            # of mutmut's survivors and no-tests mutants, those a fresh interpreter kills (recheck.py)
+            "killed on recheck": len(rechecked),
+            "kill rate after recheck": f"{100 * (killed + len(rechecked)) / (checked + total['no tests']):.1f} %" if checked else "n/a",
             "verdicts": dict(Counter(e["verdict"] for e in entries)),
             # of the open entries: how many the differential saw change a reply, and how many not
             "open, by differential": dict(
@@ -208,7 +226,7 @@ def build(
 def main() -> int:
     # run where mutmut ran (its mutants/ directory holds the results); the commit is that checkout's
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    ledger = build(mutmut_records(), load_verdicts(), commit, load_differential())
+    ledger = build(mutmut_records(), load_verdicts(), commit, load_differential(), load_recheck())
     if len(sys.argv) > 1:  # how the run was made, when it was not one run at one commit
         ledger = {"commit": ledger.pop("commit"), "note": " ".join(sys.argv[1:]), **ledger}
     LEDGER.write_text(yaml.safe_dump(ledger, sort_keys=False, allow_unicode=True, width=200), encoding="utf-8")

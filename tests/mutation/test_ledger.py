@@ -63,13 +63,34 @@ def test_a_hand_verdict_survives_a_rebuild_and_killed_mutants_leave_the_ledger()
     assert ledger["summary"]["killed"] == 1 and ledger["summary"]["kill rate of the checked"] == "33.3 %"
 
 
+def test_a_survivor_killed_on_recheck_leaves_the_ledger_and_is_counted_apart() -> None:
+    """recheck.py: a survivor (or a mutant with no tests) that fails its tests in a fresh
+    interpreter is a kill mutmut's forked worker missed; one it does not kill stays open."""
+    records = [
+        {"name": "reference_impl._state.x__card_events__mutmut_3", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {"name": "reference_impl._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
+        {"name": "reference_impl.x___dir____mutmut_1", "module": "m.py", "status": "no tests", "diff": LOGIC},
+    ]
+    recheck = {
+        "reference_impl._state.x__card_events__mutmut_3": {"killed": True, "by": "import fails under the mutant"},
+        "reference_impl._round.xǁRoundǁ_surrender__mutmut_20": {"killed": False, "by": ""},
+        "reference_impl.x___dir____mutmut_1": {"killed": True, "by": "tests/reference_impl/test_package.py::test_dir_lists_the_public_api"},
+    }
+    ledger = build(records, {}, "abc", recheck=recheck)
+    assert [e["key"].split(":")[0] for e in ledger["entries"]] == ["reference_impl._round"]
+    summary = ledger["summary"]
+    assert summary["killed on recheck"] == 2
+    assert summary["kill rate of the checked"] == "33.3 %" and summary["kill rate after recheck"] == "75.0 %"
+
+
 def test_the_committed_ledger_is_consistent() -> None:
     ledger = yaml.safe_load(Path(LEDGER).read_text(encoding="utf-8"))
     entries = ledger["entries"]
     assert {e["verdict"] for e in entries} <= {"equivalent", "justified", "killed", "open"}
     assert all(e["reason"].strip() for e in entries)
     summary = ledger["summary"]
-    not_killed = summary["mutants"] - summary["killed"] - summary["timeout"]
+    not_killed = summary["mutants"] - summary["killed"] - summary["timeout"] - summary.get("killed on recheck", 0)
     assert len(entries) == not_killed
     assert sum(summary["verdicts"].values()) == len(entries)
     assert len({e["key"] for e in entries}) <= len(entries)
