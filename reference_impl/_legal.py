@@ -218,32 +218,28 @@ class Legal(DealTime):
 
     # ------------------------------------------------------------------ checking one action
 
-    def _check(self, a: Action) -> tuple[int, int]:
-        """Raise the Rejection `a` earns now, else return what it names: a play's card and table
-        card (-1: none), the card of a take, bonus or dual_to_junk, the month of a bomb, shake or
-        chongtong (-1 where nothing is named). Reads the state only (R-TURN)."""
+    def _check(self, a: Action) -> None:
+        """Raise the Rejection `a` earns now (`Round.check`); reads the state only (R-TURN).
+        `Round.apply` runs the same per-kind checks itself and keeps what they name."""
         kind = self._check_decision(a)
         if kind == "play":
-            return self._check_play(a)
-        if kind == "take":
-            return self._check_take(a), -1
-        if kind == "go":
+            self._check_play(a)
+        elif kind == "take":
+            self._check_take(a)
+        elif kind == "go":
             self._check_go()
-            return -1, -1
-        if kind == "stop":
-            return -1, -1
-        if kind == "bomb":
-            return self._check_bomb(a), -1
-        if kind == "skip":
+        elif kind == "bomb":
+            self._check_bomb(a)
+        elif kind == "skip":
             self._check_skip()
-            return -1, -1
-        if kind == "shake":
-            return self._check_shake(a), -1
-        if kind == "bonus":
-            return self._check_bonus(a), -1
-        if kind == "dual_to_junk":
-            return self._check_dual(a), -1
-        return self._check_chongtong(a), -1
+        elif kind == "shake":
+            self._check_shake(a)
+        elif kind == "bonus":
+            self._check_bonus(a)
+        elif kind == "dual_to_junk":
+            self._check_dual(a)
+        elif kind == "chongtong":
+            self._check_chongtong(a)
 
     def _check_decision(self, a: Action) -> str:
         """R-TURN: the round goes on, `a` is the seat to act's and answers the pending decision;

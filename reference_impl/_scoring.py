@@ -345,14 +345,6 @@ def _extra_yaku(held: int, as_junk: int, o: Options, birds: int) -> tuple[int, i
     return birds, extra, bonus
 
 
-def base_score(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> int:
-    """`breakdown(pile, o, as_junk).base` without building the breakdown. A property test keeps the two equal."""
-    if o.extra_yaku:
-        return breakdown(pile, o, as_junk).base
-    t = Tally(pile)
-    return tally_base(t, sum(1 for c in set(as_junk) if t.held & _BIT[c]), o)
-
-
 def tally_base(t: Tally, as_junk: int, o: Options) -> int:
     """The base score of a tallied pile with `as_junk` of its dual-role cards counted as double
     junk, from the counts alone: the hot path of Go/Stop eligibility (R-GO-THRESHOLD, R-GO-RISE).

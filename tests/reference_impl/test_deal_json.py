@@ -15,7 +15,7 @@ import pytest
 
 from reference_impl import Deal, PlayerState, complete_deal
 from reference_impl._deal import complete_deal_json, deal_from_json, normalized_deal_json
-from spec import deck, load_ruleset
+from spec import InputError, deck, load_ruleset
 
 DEFS: Final = json.loads(resources.files("spec").joinpath("protocol/protocol.schema.json").read_text(encoding="utf-8"))["$defs"]
 
@@ -190,3 +190,57 @@ def test_an_explicit_deal_without_dealer_or_go_base_takes_seat_0_and_no_go_base(
     deal = deal_from_json(raw, o)
     assert deal.dealer == 0
     assert deal.player_state is not None and (deal.player_state[0].gos, deal.player_state[0].go_base) == (1, 0)
+
+
+def _all_in_hands() -> dict[str, Any]:
+    """A matgo-2p deal with every card in a hand: no table and no stock keys at all."""
+    ids = [c.id for c in deck().cards if c.kind != "bonus"]
+    return {"hands": [ids[:24], ids[24:]]}
+
+
+def test_a_deal_without_table_or_stock_has_both_empty() -> None:
+    d = deal_from_json(_all_in_hands(), load_ruleset("matgo-2p").options)
+    assert (d.table, d.stock, d.dealer) == ((), (), 0)
+
+
+def test_a_deal_whose_player_states_do_not_match_its_hands_names_the_field() -> None:
+    with pytest.raises(InputError) as refused:
+        deal_from_json({**_all_in_hands(), "players": [{}]}, load_ruleset("matgo-2p").options, "scenario.deal")
+    assert refused.value.where == "scenario.deal.players"
+    assert refused.value.detail == "expected 2 player states (one per hand), got 1"
+
+
+def test_a_deal_missing_a_card_is_refused_at_the_callers_path() -> None:
+    raw = _all_in_hands()
+    raw["hands"][1] = raw["hands"][1][:-1]
+    with pytest.raises(InputError) as refused:
+        deal_from_json(raw, load_ruleset("matgo-2p").options, "scenario.deal")
+    assert refused.value.where == "scenario.deal"
+    assert "missing cards: m12-double-junk" in refused.value.detail
+
+
+def test_a_deal_for_another_player_count_is_refused_at_its_players_path() -> None:
+    ids = [c.id for c in deck().cards if c.kind != "bonus"]
+    with pytest.raises(InputError) as refused:
+        deal_from_json({"hands": [ids[:16], ids[16:32], ids[32:]]}, load_ruleset("matgo-2p").options, "scenario.deal")
+    assert refused.value.where == "scenario.deal.players"
+    assert refused.value.detail == "the ruleset is for 2 players, got 3"
+
+
+def test_a_dealer_outside_the_seats_is_refused_at_its_dealer_path() -> None:
+    raw = {**_all_in_hands(), "dealer": 2}
+    with pytest.raises(InputError) as refused:
+        deal_from_json(raw, load_ruleset("matgo-2p").options, "scenario.deal")
+    assert refused.value.where == "scenario.deal.dealer"
+    assert refused.value.detail == "expected a seat from 0 to 1, got 2"
+
+
+def test_a_deal_with_more_hands_than_players_is_refused_at_its_hands_path() -> None:
+    from reference_impl._deal import check_deal
+
+    ids = [c.id for c in deck().cards if c.kind != "bonus"]
+    deal = Deal(players=2, dealer=0, hands=(tuple(ids[:16]), tuple(ids[16:32]), tuple(ids[32:])), table=(), stock=())
+    with pytest.raises(InputError) as refused:
+        check_deal(deal, load_ruleset("matgo-2p").options, "scenario.deal")
+    assert refused.value.where == "scenario.deal.hands"
+    assert refused.value.detail == "expected 2 hands, got 3"

@@ -119,3 +119,10 @@ def test_the_events_name_their_player_and_carry_the_rule_trace() -> None:
     assert any(event["clauses"] for event in reply["events"])
     after = engine.act({"type": "play", "player": 1, "card": "m02-junk-1"})
     assert [e.get("player") for e in after["events"] if e["kind"] in ("play", "flip")] == [1, 1]
+
+
+def test_a_rejection_reads_as_its_code_and_message() -> None:
+    """How a refused action prints (the play command and tracebacks of callers): code first."""
+    refusal = Rejection("not_your_turn", "seat 1 is to act, not seat 0")
+    assert str(refusal) == "not_your_turn: seat 1 is to act, not seat 0"
+    assert refusal.to_json() == {"code": "not_your_turn", "message": "seat 1 is to act, not seat 0"}

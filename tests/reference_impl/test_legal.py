@@ -109,3 +109,43 @@ def test_check_names_the_reason_and_changes_nothing() -> None:
     assert rnd.check(Action("go", rnd.to_act)) is not None
     assert rnd.check(Action("play", 1 - rnd.to_act, outsider)).code == "not_your_turn"  # type: ignore[union-attr]
     assert _state(rnd) == before
+
+
+def test_check_after_the_round_is_over_is_round_over() -> None:
+    """R-TURN: once the round has ended, every action is refused with round_over."""
+    from tests.conftest import play, start
+
+    rnd = start("matgo-2p", [["m01-bright"], ["m02-animal"]], stock=["m03-junk-1", "m04-junk-1"])
+    play(rnd, "m01-bright")
+    play(rnd, "m02-animal")
+    assert rnd.over
+    refusal = rnd.check(Action("play", 0, "m05-animal"))
+    assert refusal is not None and refusal.code == "round_over"
+
+
+def test_a_bonus_action_with_an_ordinary_card_is_bonus_not_allowed() -> None:
+    """R-BONUS-HAND: only a bonus card can be played as one; check and apply agree."""
+    from tests.conftest import start
+
+    rnd = start("matgo-2p", [["m01-bright", "m05-animal"], ["m02-animal"]], stock=["m03-junk-1", "m04-junk-1"])
+    action = Action("bonus", 0, "m01-bright")
+    refusal = rnd.check(action)
+    assert refusal is not None and refusal.code == "bonus_not_allowed"
+    with pytest.raises(Rejection) as applied:
+        rnd.apply(action)
+    assert applied.value.code == "bonus_not_allowed"
+
+
+def test_a_chongtong_naming_no_month_is_refused() -> None:
+    """R-CHONGTONG (instant_win_or_continue, wikipedia-3p): the four shown must be named, even
+    when the hand holds the four of January (month 1)."""
+    from tests.conftest import start
+
+    rnd = start(
+        "wikipedia-3p",
+        [["m01-bright", "m01-ribbon", "m01-junk-1", "m01-junk-2", "m05-animal"], ["m02-animal"], ["m03-junk-2"]],
+        stock=["m03-junk-1", "m04-junk-1"],
+    )
+    assert Action("chongtong", 0, month=1) in rnd.legal_actions()
+    refusal = rnd.check(Action("chongtong", 0))
+    assert refusal is not None and refusal.code == "chongtong_not_allowed"

@@ -43,3 +43,30 @@ def test_the_engine_version_is_the_installed_distribution_version() -> None:
     from importlib.metadata import version
 
     assert reference_impl.engine_version() == version("gostop-conformance")
+
+
+def test_a_source_tree_without_installation_reports_an_unknown_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.metadata import PackageNotFoundError
+
+    from reference_impl import _build
+
+    def not_installed(name: str) -> str:
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(_build, "version", not_installed)
+    assert _build.engine_version() == "0+unknown"
+
+
+def test_the_build_is_compiled_when_the_round_module_is_a_c_extension(monkeypatch: pytest.MonkeyPatch) -> None:
+    """engine_build() reads the file the round module was loaded from: an extension module
+    (mypyc's output) is the compiled build, a .py file the interpreted one. Checked on both
+    builds by pretending the module's file (the compiled build itself runs under make test-compiled)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    import reference_impl._round as round_module
+    from reference_impl import _build
+
+    monkeypatch.setattr(round_module, "__file__", "/site/reference_impl/_round" + EXTENSION_SUFFIXES[0])
+    assert _build.engine_build() == "compiled"
+    monkeypatch.setattr(round_module, "__file__", "/src/reference_impl/_round.py")
+    assert _build.engine_build() == "interpreted"

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import Action, Rejection
+from reference_impl import Action, Deal, Rejection, Round
+from spec import load_ruleset
 from tests.conftest import kinds, play, start
 
 
@@ -406,3 +407,22 @@ def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
             assert copy.apply(action) == rnd.apply(action)
         assert copy.settlement == rnd.settlement
     assert paused  # some copies were made in the middle of a turn
+
+
+def test_the_snapshot_reports_the_turn_the_dealer_and_the_void_round_streak() -> None:
+    """spec/protocol (state): turn counts the turns played (from the deal's turn), dealer and
+    nagari_streak are the deal's (R-NAGARI-CARRY)."""
+    deal = Deal(
+        players=2,
+        dealer=1,
+        hands=(("m01-bright", "m02-animal"), ("m05-animal", "m06-animal")),
+        table=(),
+        stock=("m03-junk-1", "m04-junk-1", "m07-junk-1"),
+        nagari_streak=2,
+        turn=6,
+    )
+    rnd = Round(load_ruleset("matgo-2p"), deal, check=False)
+    snap = rnd.snapshot()
+    assert (snap["turn"], snap["dealer"], snap["nagari_streak"]) == (6, 1, 2)
+    rnd.apply(rnd.legal_actions()[0])
+    assert rnd.snapshot()["turn"] == 7

@@ -115,3 +115,30 @@ def test_instant_wins_and_void_rounds_show_their_own_lines() -> None:
     ]
     nagari = settle_void("nagari", 3, ("R-NAGARI",), 4)
     assert settlement_text(nagari) == ["outcome: nagari", "  void_multiplier: 4", "  net: P0 +0, P1 +0, P2 +0"]
+
+
+def test_an_event_lists_every_data_field_separated_by_a_space() -> None:
+    go = Event("go", 1, (), ("R-GO-WHEN",), {"gos": 2, "base": 9})
+    assert event_text(go) == "P1 go gos=2 base=9  <R-GO-WHEN>"
+
+
+def test_a_win_by_the_last_go_caller_shows_the_score_like_a_stop_and_baks_are_listed_with_commas() -> None:
+    """R-EXHAUST-AFTER-GO (last_go_caller_wins) is paid as a Stop, and shown the same way.
+    matgo-2p: P0's five brights score 15 (R-SCORE-BRIGHT) and ten junk units 1 (R-SCORE-JUNK): base 16; P1
+    took no bright (R-GWANG-BAK) and one junk unit against a winner who scored junk (R-PI-BAK):
+    two baks, listed with a comma."""
+    o = load_ruleset("matgo-2p").options
+    brights = ("m01-bright", "m03-bright", "m08-bright", "m11-bright", "m12-bright")
+    junk = ("m01-junk-1", "m01-junk-2", "m02-junk-1", "m02-junk-2", "m03-junk-1", "m03-junk-2", "m04-junk-1", "m04-junk-2")
+    won = settle_stop("last_go_caller_wins", 0, [seat(*brights, *junk, "m05-junk-1", "m05-junk-2", gos=1), seat("m06-junk-1")], 0, o, 1)
+    lines = settlement_text(won)
+    assert lines[0] == "outcome: last_go_caller_wins, winner P0"
+    assert lines[1].startswith("  base 16 (brights 15, godori 0, animals 0, ribbons 0, dan 0 [], junk 1 from 10 units)")
+    assert lines[3].startswith("  P1: gwang_bak, pi_bak; owes ")
+
+
+def test_three_ppeok_and_a_dealer_win_show_the_fixed_payment() -> None:
+    o = load_ruleset("matgo-2p").options
+    for kind in ("three_ppeok", "dealer_wins_fixed"):
+        fixed = settle_fixed(kind, 0, 7, 2, 0, o, ("R-THREE-PPEOK",), 1)
+        assert settlement_text(fixed)[:2] == [f"outcome: {kind}, winner P0", "  7 points from each opponent, carry x1"]
