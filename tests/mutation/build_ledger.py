@@ -35,6 +35,8 @@ REASONS: Final = {
     "`gostop-conformance coverage` reads, not a capture, score, payment or legal action",
     "message-text": "changes only the wording of an error message: the protocol judges the "
     "rejection code and the JSON path, never the message",
+    "help-text": "changes only the help text of a command-line command or option (argparse's "
+    "help= or description=): what --help prints, not what any command does",
 }
 
 
@@ -66,6 +68,8 @@ def classify(diff: str, function: str = "") -> str:
     before, after = minus[0], plus[0]
     if only_the_message_changes(before, after):
         return "message-text"
+    if only_help_text_changes(before, after):
+        return "help-text"
     if STRING.sub("S", before) != STRING.sub("S", after):
         return "open"
     pairs = [(a, b) for a, b in zip(STRING.findall(before), STRING.findall(after), strict=False) if a != b]
@@ -103,6 +107,29 @@ def only_the_message_changes(before: str, after: str) -> bool:
         return False
     # a dropped argument is not wording: InputError(path) alone raises a TypeError instead
     return len(new.args) == len(old.args) >= 1 and [ast.dump(a) for a in new.args[:-1]] == [ast.dump(a) for a in old.args[:-1]]
+
+
+#: keyword arguments of argparse whose value is only shown to people
+HELP_KEYWORDS: Final = frozenset({"help", "description"})
+
+
+class _BlankHelp(ast.NodeTransformer):
+    def visit_keyword(self, node: ast.keyword) -> ast.keyword:
+        if node.arg in HELP_KEYWORDS and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return ast.keyword(arg=node.arg, value=ast.Constant(value=""))
+        return node
+
+
+def only_help_text_changes(before: str, after: str) -> bool:
+    """A line whose only difference is the string given as `help=` or `description=` (a call's
+    other arguments, and every other part of the line, the same)."""
+    try:
+        old, new = ast.parse(before.strip()), ast.parse(after.strip())
+    except SyntaxError:
+        return False
+    if ast.dump(old) == ast.dump(new):
+        return False
+    return ast.dump(_BlankHelp().visit(old)) == ast.dump(_BlankHelp().visit(new))
 
 
 def key_of(name: str, diff: str) -> str:

@@ -1,6 +1,6 @@
 """Re-run every mutant that mutmut did not kill, each in an interpreter of its own (issue 15).
 
-    .venv/bin/python tests/mutation/recheck.py [--jobs 2] [--timeout 120]   # where mutmut ran
+    .venv/bin/python tests/mutation/recheck.py [--jobs 2] [--timeout 120] [NAME ...]   # where mutmut ran
 
 mutmut 3 runs a mutant's tests in a worker forked from a process that has already imported the
 engine, and two kinds of mutant escape it there:
@@ -71,10 +71,12 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("names", nargs="*", metavar="NAME", help="only these mutants (mutmut names); default: every candidate")
     args = p.parse_args()
     stats = json.loads((MUTANTS / "mutmut-stats.json").read_text(encoding="utf-8"))["tests_by_mangled_function_name"]
     done: dict[str, dict[str, Any]] = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
-    todo = [name for name in candidates() if name not in done]
+    wanted = set(args.names)
+    todo = [name for name in candidates() if name not in done and (not wanted or name in wanted)]
 
     def one(name: str) -> tuple[str, dict[str, Any]]:
         return name, recheck(name, sorted(stats.get(name.rsplit("__mutmut_", 1)[0], [])), args.timeout)

@@ -154,3 +154,16 @@ def test_a_mutated_clauses_binding_is_trace_only() -> None:
     assert classify(one) == "trace-annotation"
     assert classify(kw) == "open"  # the closing parenthesis is code too: a person judges it
     assert classify("""--- a\n+++ b\n-        counts = [0] * 13\n+        counts = [0] * 14\n""") == "open"
+
+
+def test_a_changed_help_text_is_classified_and_a_changed_default_is_not() -> None:
+    line = 'play.add_argument("--seed", type=int, default=1, help="match seed")'
+    help_changed = f"--- a\n+++ b\n-    {line}\n+    {line.replace('match seed', 'XXmatch seedXX')}\n"
+    default_changed = f"--- a\n+++ b\n-    {line}\n+    {line.replace('default=1', 'default=2')}\n"
+    flag_changed = f"--- a\n+++ b\n-    {line}\n+    {line.replace('--seed', '--SEED')}\n"
+    described = '    p = argparse.ArgumentParser(prog="gostop-reference", description="The engine.")\n'
+    description_changed = f"--- a\n+++ b\n-{described}+{described.replace('The engine.', 'THE ENGINE.')}"
+    assert classify(help_changed) == "help-text"
+    assert classify(description_changed) == "help-text"
+    assert classify(default_changed) == "open"
+    assert classify(flag_changed) == "open"
