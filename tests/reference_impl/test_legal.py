@@ -149,3 +149,13 @@ def test_a_chongtong_naming_no_month_is_refused() -> None:
     assert Action("chongtong", 0, month=1) in rnd.legal_actions()
     refusal = rnd.check(Action("chongtong", 0))
     assert refusal is not None and refusal.code == "chongtong_not_allowed"
+
+
+def test_a_shake_naming_no_month_is_refused() -> None:
+    """R-SHAKE: the month shown must be named, even when the hand holds three January cards."""
+    from tests.conftest import start
+
+    rnd = start("matgo-2p", [["m01-bright", "m01-ribbon", "m01-junk-1", "m05-animal"], ["m02-animal"]], stock=["m03-junk-1", "m04-junk-1"])
+    assert Action("shake", 0, month=1) in rnd.legal_actions()
+    refusal = rnd.check(Action("shake", 0))
+    assert refusal is not None and refusal.code == "shake_not_allowed"

@@ -22,6 +22,20 @@ def small_round() -> Round:
     return Round(load_ruleset("matgo-2p"), deal, check=False)
 
 
+def go_stop_round() -> Round:
+    """matgo-2p: P0 holds the five brights (15 points, R-GO-THRESHOLD 7); either of P0's two hand
+    cards ends the turn at the Go/Stop decision."""
+    deal = Deal(
+        players=2,
+        dealer=0,
+        hands=(("m06-junk-1", "m06-junk-2"), ("m07-junk-1", "m07-junk-2")),
+        table=(),
+        stock=("m09-junk-1", "m10-junk-1", "m10-junk-2"),
+        captured=(("m01-bright", "m03-bright", "m08-bright", "m11-bright", "m12-bright"), ()),
+    )
+    return Round(load_ruleset("matgo-2p"), deal, check=False)
+
+
 def test_perft_counts_nodes_terminal_nodes_and_void_rounds_per_ply() -> None:
     table = perft(small_round(), 3)
     assert (table[0]["nodes"], table[0]["terminal"], table[0]["nagari"]) == (1, 0, 0)
@@ -45,15 +59,7 @@ def test_perft_counts_go_and_stop_calls() -> None:
     """matgo-2p: P0 holds the five brights (15 points, R-GO-THRESHOLD 7) and either of two hand
     cards ends a turn at the Go/Stop decision: at ply 2, two Gos and two Stops, the Stops ending
     the round (R-GO-WHEN)."""
-    deal = Deal(
-        players=2,
-        dealer=0,
-        hands=(("m06-junk-1", "m06-junk-2"), ("m07-junk-1", "m07-junk-2")),
-        table=(),
-        stock=("m09-junk-1", "m10-junk-1", "m10-junk-2"),
-        captured=(("m01-bright", "m03-bright", "m08-bright", "m11-bright", "m12-bright"), ()),
-    )
-    table = perft(Round(load_ruleset("matgo-2p"), deal, check=False), 2)
+    table = perft(go_stop_round(), 2)
     assert (table[0]["nodes"], table[0]["go"], table[0]["stop"]) == (2, 0, 0)
     assert (table[1]["nodes"], table[1]["go"], table[1]["stop"], table[1]["terminal"], table[1]["nagari"]) == (4, 2, 2, 2, 0)
 
@@ -63,18 +69,10 @@ def test_perft_to_depth_zero_counts_nothing() -> None:
 
 
 def test_divide_gives_an_action_that_ends_the_round_no_subtree() -> None:
-    """At the Go/Stop decision of test_perft_counts_go_and_stop_calls's round: a Stop ends the
+    """At the Go/Stop decision of go_stop_round: a Stop ends the
     round (R-GO-WHEN), so nothing lies below it at any depth; a Go hands the turn to P1, whose two
     hand cards are the next ply."""
-    deal = Deal(
-        players=2,
-        dealer=0,
-        hands=(("m06-junk-1", "m06-junk-2"), ("m07-junk-1", "m07-junk-2")),
-        table=(),
-        stock=("m09-junk-1", "m10-junk-1", "m10-junk-2"),
-        captured=(("m01-bright", "m03-bright", "m08-bright", "m11-bright", "m12-bright"), ()),
-    )
-    rnd = Round(load_ruleset("matgo-2p"), deal, check=False)
+    rnd = go_stop_round()
     rnd.apply(rnd.legal_actions()[0])
     assert rnd.decision == "go_stop"
     assert sorted((a.type, n) for a, n in perft_divide(rnd, 2)) == [("go", 2), ("stop", 0)]
