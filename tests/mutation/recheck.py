@@ -12,7 +12,7 @@ engine, and two kinds of mutant escape it there:
 
 Each survivor, and each mutant mutmut found no test for, runs again with MUTANT_UNDER_TEST set
 before anything is imported, against the tests mutmut selected for its function
-(mutants/mutmut-stats.json; the engine's unit tests when it has none). A failing test or a
+(mutants/mutmut-stats.json; the engine's unit tests when it has none) and the scenario corpus. A failing test or a
 timeout kills it; the first failing test is named. The results go to tests/mutation/recheck.json,
 which build_ledger.py reads: a mutant killed on recheck leaves the ledger like any other kill, and
 the summary counts those kills apart.
@@ -33,6 +33,10 @@ OUT: Final = Path(__file__).with_name("recheck.json")
 MUTANTS: Final = Path("mutants")
 #: a mutant's tests when mutmut's statistics name none
 FALLBACK: Final = ("tests/reference_impl", "--ignore=tests/reference_impl/test_properties.py")
+#: the scenario corpus in process joins every recheck: mutmut associates a function that runs only
+#: at import with whichever test was being collected then (test_corpus_is_not_empty), so a mutant
+#: of the deck's bit masks that breaks every score, imported cleanly, met no test that scores
+CORPUS: Final = "tests/conformance/test_corpus.py::test_scenario_passes_on_the_reference_engine"
 
 
 def candidates() -> list[str]:
@@ -52,7 +56,8 @@ def candidates() -> list[str]:
 def recheck(name: str, tests: list[str], timeout: float) -> dict[str, Any]:
     """Run `tests` in a fresh interpreter under the mutant `name`."""
     env = {**os.environ, "MUTANT_UNDER_TEST": name, "PYTHONPATH": "."}
-    argv = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *(tests or FALLBACK)]
+    selected = [*tests, CORPUS] if tests and CORPUS not in tests else list(tests or FALLBACK)
+    argv = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *selected]
     try:
         proc = subprocess.run(argv, cwd=MUTANTS, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
