@@ -287,6 +287,17 @@ def check_deal(d: Deal, options: Options, where: str = "deal") -> None:
             raise InputError(f"{where}.stacks.{month}", f"a stack needs exactly three cards of month {month} on the table")
         if owner is not None and not 0 <= owner < d.players:
             raise InputError(f"{where}.stacks.{month}", f"expected an owner seat from 0 to {d.players - 1} or null, got {owner}")
+    # R-DUAL-ROLE (owner_one_way_to_junk): only a dual-role card its owner has captured can have
+    # been moved to junk; scores count a moved card only while it is held
+    for seat, state in enumerate(d.player_state or ()):
+        pile = d.captured[seat] if d.captured is not None and seat < len(d.captured) else ()
+        for k, cid in enumerate(state.dual_junk):
+            if cid not in options.dual_role_cards or cid not in pile:
+                raise InputError(
+                    f"{where}.players[{seat}].dual_junk[{k}]",
+                    f"card {cid!r} must be a dual-role card (dual_role_cards = {sorted(options.dual_role_cards)}) "
+                    f"in seat {seat}'s captured pile",
+                )
 
 
 def complete_deal(

@@ -244,3 +244,17 @@ def test_a_deal_with_more_hands_than_players_is_refused_at_its_hands_path() -> N
         check_deal(deal, load_ruleset("matgo-2p").options, "scenario.deal")
     assert refused.value.where == "scenario.deal.hands"
     assert refused.value.detail == "expected 2 hands, got 3"
+
+
+@pytest.mark.parametrize("moved", ["m09-animal", "m08-animal"])
+def test_a_moved_card_must_be_a_dual_role_card_its_owner_holds(moved: str) -> None:
+    """R-DUAL-ROLE (owner_one_way_to_junk): the cup in seat 1's hand, not its pile, cannot have
+    been moved to junk; nor can the August animal, which is no dual-role card."""
+    ids = [c.id for c in deck().cards if c.kind != "bonus"]
+    piles = [[c for c in ids if c in ("m08-animal",)], []]
+    rest = [c for c in ids if c not in piles[0]]
+    raw = {"hands": [rest[:24], rest[24:]], "captured": piles, "players": [{}, {"dual_junk": [moved]}]}
+    with pytest.raises(InputError) as refused:
+        deal_from_json(raw, load_ruleset("matgo-2p").options, "scenario.deal")
+    assert refused.value.where == "scenario.deal.players[1].dual_junk[0]"
+    assert refused.value.detail.startswith(f"card {moved!r} must be a dual-role card")

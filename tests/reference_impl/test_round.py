@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import Action, Deal, Rejection, Round
+from reference_impl import Action, Deal, PlayerState, Rejection, Round, complete_deal
 from spec import load_ruleset
 from tests.conftest import kinds, play, start
 
@@ -425,4 +425,19 @@ def test_the_snapshot_reports_the_turn_the_dealer_and_the_void_round_streak() ->
     snap = rnd.snapshot()
     assert (snap["turn"], snap["dealer"], snap["nagari_streak"]) == (6, 1, 2)
     rnd.apply(rnd.legal_actions()[0])
+    assert rnd.snapshot()["turn"] == 7
+
+
+def test_a_three_ppeok_win_counts_its_turn() -> None:
+    """R-THREE-PPEOK: the winning turn is a turn played like any other: the snapshot's turn counts
+    it (a player who made two ppeoks makes a third on turn 6 of the deal, the round's 7th)."""
+    from tests.conftest import ruleset
+
+    rs = ruleset("matgo-2p", three_ppeok_win=7)
+    hands = [["m03-junk-2", "m05-animal"], ["m06-animal", "m07-animal"]]
+    stock = ["m03-ribbon", "m09-junk-1", "m10-junk-1"]
+    deal = complete_deal(rs.options, hands, ["m03-junk-1"], stock, player_state=(PlayerState(ppeoks=2), PlayerState()), turn=6)
+    rnd = Round(rs, deal)
+    rnd.apply(Action("play", 0, "m03-junk-2"))
+    assert rnd.over and rnd.settlement is not None and rnd.settlement.kind == "three_ppeok"
     assert rnd.snapshot()["turn"] == 7
