@@ -3,6 +3,11 @@
     make mutation-syntactic             # mutmut over every engine module (setup.cfg), ~1 h on 2 cores
     .venv/bin/python tests/mutation/build_ledger.py  # in the checkout where mutmut ran
 
+A run over some functions only (`mutmut run 'reference_impl._deal.x_check_deal__mutmut_*' ...`,
+after a stopped run or an edit of those functions) is completed by the ledger of the earlier run:
+`build_ledger.py --carry OLD_LEDGER` gives every mutant this run did not check that run's result,
+where its function's syntax tree is the same at both commits (see `carry`).
+
 Every mutant that is not killed gets one entry, keyed by what it changes (module, function, the
 line before and after), not by mutmut's running number, so that a hand-written verdict survives
 an unrelated edit. Entries are classified mechanically where the change is of a kind that cannot
@@ -19,6 +24,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -187,6 +193,59 @@ def load_recheck() -> dict[str, dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+def function_sources(source: str) -> dict[str, str]:
+    """Each function of a module by the name a ledger key gives it (`_name` for a module-level
+    function, as mutmut's `x_name` leaves it; `Class.method`), with its syntax tree as text."""
+    out = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            out[f"_{node.name}"] = ast.dump(node)
+        elif isinstance(node, ast.ClassDef):
+            for sub in node.body:
+                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                    out[f"{node.name}.{sub.name}"] = ast.dump(sub)
+    return out
+
+
+def carry(records: list[dict[str, Any]], carried: dict[str, Any], unchanged: Callable[[str, str], bool]) -> list[dict[str, Any]]:
+    """A run over some functions only, completed by an earlier full or partial run's ledger.
+
+    A mutant this run did not check takes the earlier run's result where its function is unchanged
+    since that run's commit (`unchanged(module path, function)`): its ledger entry's status when it
+    has one, killed when it has none (a ledger lists every mutant not killed, a timeout or a kill on
+    recheck counted as killed). A mutant of a changed function stays not checked.
+    """
+    prior = {e["key"]: e for e in carried["entries"]}
+    out = []
+    for rec in records:
+        if rec["status"] != "not checked":
+            out.append(rec)
+            continue
+        key = key_of(rec["name"], rec["diff"])
+        function = key.split(": ", 1)[0].split(":", 1)[1]
+        if not unchanged(rec["module"], function):
+            out.append(rec)
+            continue
+        entry = prior.get(key)
+        out.append({**rec, "status": "killed" if entry is None else entry["status"], "carried": carried["commit"]})
+    return out
+
+
+def unchanged_since(commit: str) -> Callable[[str, str], bool]:
+    """Whether a function's syntax tree in the working tree is the one it had at `commit` (git)."""
+    cache: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
+
+    def check(module: str, function: str) -> bool:
+        if module not in cache:
+            then = subprocess.run(["git", "show", f"{commit}:{module}"], capture_output=True, text=True, check=False)
+            now = Path(module).read_text(encoding="utf-8")
+            cache[module] = (function_sources(then.stdout) if then.returncode == 0 else {}, function_sources(now))
+        then_f, now_f = cache[module]
+        return function in then_f and then_f[function] == now_f.get(function)
+
+    return check
+
+
 def build(
     records: list[dict[str, Any]],
     previous: dict[str, dict[str, Any]],
@@ -212,6 +271,8 @@ def build(
             verdict = "equivalent" if category in REASONS else "open"
             reason = REASONS.get(category, "not yet killed or justified" if rec["status"] == "survived" else f"mutmut: {rec['status']}")
         entry = {"key": key, "module": rec["module"], "status": rec["status"], "verdict": verdict, "reason": reason}
+        if "carried" in rec:  # checked by the earlier run, at that commit (carry)
+            entry["checked at"] = rec["carried"]
         seen = differential.get(rec["name"])
         if seen is not None:
             # what the engine shows under the mutant (differential.py): a witness, or none found
@@ -223,6 +284,8 @@ def build(
     for entry in entries:
         by_module[entry["module"]]["verdict " + entry["verdict"]] += 1
     total = Counter(rec["status"] for rec in records)
+    # of the records, those taken from an earlier run's ledger (carry), by that run's commit
+    carried = Counter(rec["carried"] for rec in records if "carried" in rec)
     checked = total["killed"] + total["survived"] + total["timeout"]
     killed = total["killed"] + total["timeout"]
     return {
@@ -234,6 +297,7 @@ def build(
             "timeout": total["timeout"],
             "no tests": total["no tests"],
             "not checked": total["not checked"],
+            **({"carried from an earlier run": dict(carried)} if carried else {}),
             # a mutant that makes the tests hang is detected too (mutmut's timeout)
             "kill rate of the checked": f"{100 * killed / checked:.1f} %" if checked else "n/a",
             # of mutmut's survivors and no-tests mutants, those a fresh interpreter kills (recheck.py)
@@ -251,11 +315,23 @@ def build(
 
 
 def main() -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument(
+        "--carry", type=Path, help="an earlier run's ledger: what this run did not check takes its results where the function is unchanged"
+    )
+    p.add_argument("note", nargs="*", help="how the run was made, when it was not one run at one commit")
+    args = p.parse_args()
     # run where mutmut ran (its mutants/ directory holds the results); the commit is that checkout's
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    ledger = build(mutmut_records(), load_verdicts(), commit, load_differential(), load_recheck())
-    if len(sys.argv) > 1:  # how the run was made, when it was not one run at one commit
-        ledger = {"commit": ledger.pop("commit"), "note": " ".join(sys.argv[1:]), **ledger}
+    records = mutmut_records()
+    if args.carry:
+        earlier = yaml.safe_load(args.carry.read_text(encoding="utf-8"))
+        records = carry(records, earlier, unchanged_since(earlier["commit"]))
+    ledger = build(records, load_verdicts(), commit, load_differential(), load_recheck())
+    if args.note:
+        ledger = {"commit": ledger.pop("commit"), "note": " ".join(args.note), **ledger}
     LEDGER.write_text(yaml.safe_dump(ledger, sort_keys=False, allow_unicode=True, width=200), encoding="utf-8")
     print(yaml.safe_dump(ledger["summary"], sort_keys=False), end="")
     return 0

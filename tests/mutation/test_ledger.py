@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.mutation.build_ledger import LEDGER, build, classify, key_of
+from tests.mutation.build_ledger import LEDGER, build, carry, classify, function_sources, key_of
 
 CLAUSE_CASE = """--- a
 +++ b
@@ -82,6 +82,37 @@ def test_a_survivor_killed_on_recheck_leaves_the_ledger_and_is_counted_apart() -
     summary = ledger["summary"]
     assert summary["killed on recheck"] == 2
     assert summary["kill rate of the checked"] == "33.3 %" and summary["kill rate after recheck"] == "75.0 %"
+
+
+def test_a_partial_run_takes_the_earlier_runs_results_only_for_unchanged_functions() -> None:
+    """build_ledger --carry: a mutant this run did not check keeps the earlier run's verdict when
+    its function is unchanged (survived there: its entry; absent there: killed); a mutant of a
+    changed function stays not checked, and what this run checked is never overridden."""
+    surrender = "reference_impl._round.xǁRoundǁ_surrender__mutmut_20"
+    records = [
+        {"name": surrender, "module": "m.py", "status": "not checked", "diff": LOGIC},
+        {"name": "reference_impl._round.xǁRoundǁ_surrender__mutmut_21", "module": "m.py", "status": "not checked", "diff": MESSAGE},
+        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "not checked", "diff": CLAUSE_CASE},
+        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "survived", "diff": LOGIC},
+    ]
+    survivors = [{"key": key_of(surrender, LOGIC), "status": "survived"}, {"key": key_of(records[3]["name"], LOGIC), "status": "survived"}]
+    earlier = {"commit": "old", "entries": survivors}
+    merged = carry(records, earlier, lambda module, function: function == "Round._surrender")
+    assert [r["status"] for r in merged] == ["survived", "killed", "not checked", "survived"]
+    assert [r.get("carried") for r in merged] == ["old", "old", None, None]
+    ledger = build(merged, {}, "new")
+    assert ledger["summary"]["carried from an earlier run"] == {"old": 2}
+    by_key = {e["key"]: e for e in ledger["entries"]}
+    assert by_key[key_of(surrender, LOGIC)]["checked at"] == "old"
+    assert "checked at" not in by_key[key_of(records[3]["name"], LOGIC)]
+
+
+def test_functions_are_named_as_ledger_keys_name_them() -> None:
+    source = "def check_deal(d):\n    return d\n\nclass Round:\n    def _surrender(self):\n        return 1\n"
+    assert set(function_sources(source)) == {"_check_deal", "Round._surrender"}
+    edited = source.replace("return 1", "return 2")
+    assert function_sources(source)["_check_deal"] == function_sources(edited)["_check_deal"]
+    assert function_sources(source)["Round._surrender"] != function_sources(edited)["Round._surrender"]
 
 
 def test_the_committed_ledger_is_consistent() -> None:
