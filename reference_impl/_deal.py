@@ -256,6 +256,8 @@ def check_deal(d: Deal, options: Options, where: str = "deal") -> None:
         raise InputError(f"{where}.hands", f"expected {d.players} hands, got {len(d.hands)}")
     if d.captured is not None and len(d.captured) != d.players:
         raise InputError(f"{where}.captured", f"expected {d.players} captured piles, got {len(d.captured)}")
+    if d.player_state is not None and len(d.player_state) != d.players:
+        raise InputError(f"{where}.players", f"expected {d.players} player states (one per hand), got {len(d.player_state)}")
     by_id = deck().by_id
     wanted = {deck().cards[i].id for i in deck_indices(options)}
     seen: dict[str, str] = {}
@@ -290,7 +292,7 @@ def check_deal(d: Deal, options: Options, where: str = "deal") -> None:
     # R-DUAL-ROLE (owner_one_way_to_junk): only a dual-role card its owner has captured can have
     # been moved to junk; scores count a moved card only while it is held
     for seat, state in enumerate(d.player_state or ()):
-        pile = d.captured[seat] if d.captured is not None and seat < len(d.captured) else ()
+        pile = d.captured[seat] if d.captured is not None else ()
         for k, cid in enumerate(state.dual_junk):
             if cid not in options.dual_role_cards or cid not in pile:
                 raise InputError(
@@ -351,8 +353,6 @@ def deal_from_json(raw: Mapping[str, Any], options: Options, where: str = "deal"
             )
             for p in players_raw
         )
-        if len(states) != n:
-            raise InputError(f"{where}.players", f"expected {n} player states (one per hand), got {len(states)}")
     captured = raw.get("captured")
     d = Deal(
         players=n,

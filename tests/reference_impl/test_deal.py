@@ -226,3 +226,53 @@ def test_match_seed_one_values_from_the_spec() -> None:
     cards = deck_indices(match.o)
     match.rng.shuffle(cards)
     assert [deck().cards[i].id for i in cards[:6]] == ["m03-junk-2", "m02-ribbon", "m10-junk-2", "m07-junk-1", "m01-ribbon", "m01-junk-1"]
+
+
+def test_a_captured_list_for_another_number_of_seats_names_its_path() -> None:
+    d = _deal(captured=((),))
+    with pytest.raises(InputError, match=r"^deal\.captured: expected 2 captured piles, got 1$"):
+        check_deal(d, load_ruleset("matgo-2p").options)
+
+
+def test_missing_cards_are_listed_in_deck_order() -> None:
+    """Deck order (spec/deck.yaml), not the ids' alphabetical order: January's ribbon before its
+    junk, a month's cards before the next month's."""
+    o = load_ruleset("matgo-2p").options
+    gone = ("m12-ribbon", "m01-junk-1", "m10-animal", "m02-junk-2", "m01-ribbon", "m11-junk-2", "m04-animal")
+    d = complete_deal(o, [["m01-bright"], ["m02-animal"]], ["m03-bright"], [])
+    d = _replace(d, stock=tuple(c for c in d.stock if c not in gone))
+    in_deck_order = "m01-ribbon, m01-junk-1, m02-junk-2, m04-animal, m10-animal, m11-junk-2, m12-ribbon"
+    with pytest.raises(InputError, match=rf"^deal: missing cards: {in_deck_order}; "):
+        check_deal(d, o)
+
+
+def test_a_stack_of_a_month_without_three_table_cards_names_its_path() -> None:
+    d = _deal(stacks={3: None})
+    with pytest.raises(InputError, match=r"^deal\.stacks\.3: a stack needs exactly three cards of month 3 on the table$"):
+        check_deal(d, load_ruleset("matgo-2p").options)
+
+
+@pytest.mark.parametrize("owner", [-1, 2])
+def test_a_stack_owned_by_no_seat_names_its_path(owner: int) -> None:
+    o = load_ruleset("matgo-2p").options
+    d = complete_deal(o, [["m01-bright"], ["m02-animal"]], ["m03-bright", "m03-ribbon", "m03-junk-1"], [], stacks={3: owner})
+    with pytest.raises(InputError, match=rf"^deal\.stacks\.3: expected an owner seat from 0 to 1 or null, got {owner}$"):
+        check_deal(d, o)
+    check_deal(_replace(d, stacks={3: 1}), o)  # the last seat owns it
+
+
+def _replace(d: Deal, **changes: object) -> Deal:
+    from dataclasses import replace
+
+    return replace(d, **changes)
+
+
+def test_player_states_for_another_number_of_seats_name_their_path() -> None:
+    """A Deal made in process, not only one read from JSON: a state for a seat the deal does not
+    have is refused before any of its fields is read."""
+    from reference_impl import PlayerState
+
+    extra = (PlayerState(), PlayerState(), PlayerState(dual_junk=("m09-animal",)))
+    d = _deal(captured=((), ()), player_state=extra)
+    with pytest.raises(InputError, match=r"^deal\.players: expected 2 player states \(one per hand\), got 3$"):
+        check_deal(d, load_ruleset("matgo-2p").options)

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from reference_impl import Action, Round, complete_deal
+from spec import InputError
 from tests.conftest import play, ruleset, start
 
 FOUR_JULY = ["m07-animal", "m07-ribbon", "m07-junk-1", "m07-junk-2"]
@@ -111,3 +112,49 @@ def test_hand_bonus_with_an_empty_stock_has_no_replacement() -> None:
     events = list(rnd.apply(Action("bonus", 0, card="bonus-3")))
     bonus = [e for e in events if e.kind == "bonus"]
     assert len(bonus) == 1 and bonus[0].data["replacement"] == []
+
+
+def test_a_round_checks_its_deal_unless_told_not_to() -> None:
+    """Round(ruleset, deal) refuses a deal that places a card twice; check=False is the caller's
+    promise that the deal is sound (a seeded deal, a match's next round)."""
+    rs = ruleset("matgo-2p")
+    good = complete_deal(rs.options, [["m01-bright"], ["m02-animal"]], ["m03-bright"], [])
+    bad = replace(good, hands=(("m01-bright",), ("m01-bright",)))
+    with pytest.raises(InputError, match=r"deal\.hands\[1\]\[0\]: card 'm01-bright' appears twice"):
+        Round(rs, bad)
+    Round(rs, good)
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_position_names_who_acts_first(first: int) -> None:
+    """R-TURN-ORDER: a deal's first_player (a mid-round position) overrides the dealer rule."""
+    rs = ruleset("matgo-2p")
+    deal = complete_deal(rs.options, [["m01-bright"], ["m02-animal"]], ["m03-bright"], ["m04-junk-1"], dealer=1, first_player=first)
+    assert Round(rs, deal).to_act == first
+
+
+def test_a_shake_of_a_position_counts_as_a_three_card_shake() -> None:
+    """R-SHAKE-BOMB-MULT, R-FOUR-IN-HAND-LATER: a position's shaken months say which months were
+    shown, not how many cards; under four_card_shake_x4 such a shake doubles (x2), and a month of
+    shake_x4_months still quadruples."""
+    from reference_impl import PlayerState
+
+    rs = ruleset("matgo-2p", four_in_hand_later="four_card_shake_x4", shake_x4_months=[11])
+    states = (PlayerState(shaken_months=(7, 11)), PlayerState())
+    deal = complete_deal(rs.options, [["m01-bright"], ["m02-animal"]], ["m03-bright"], ["m04-junk-1"], player_state=states, turn=2)
+    assert Round(rs, deal).seats[0].shake_factors == [2, 4]
+
+
+def test_four_bonus_cards_in_a_hand_are_no_chongtong() -> None:
+    """R-CHONGTONG: a chongtong is the four cards of a month; bonus cards have no month
+    (R-BONUS-DECK), so a hand dealt all four of them offers no chongtong to declare."""
+    rnd = start(
+        "matgo-2p",
+        hands=[["bonus-2a", "bonus-2b", "bonus-3", "bonus-2c", "m01-bright"], ["m02-animal"]],
+        table=["m03-bright"],
+        stock=["m04-junk-1"],
+        hand_chongtong="instant_win_or_continue",
+        bonus_cards=[2, 2, 3, 2],
+    )
+    assert [a for a in rnd.legal_actions() if a.type == "chongtong"] == []
+    assert {a.card for a in rnd.legal_actions() if a.type == "bonus"} == {"bonus-2a", "bonus-2b", "bonus-3", "bonus-2c"}

@@ -139,3 +139,13 @@ def test_the_running_tally_equals_a_fresh_tally_of_the_pile(ops: list[tuple[bool
             pile.remove(card)
             running.remove(card)
         assert running == Tally(pile)
+
+
+def test_an_empty_tally_holds_no_card_with_extra_combinations_on() -> None:
+    """R-SCORE-BRIGHT, R-EXTRA-YAKU: with extra combinations the best base is worked out from the
+    pile's bit set; two brights score nothing there as everywhere (a tally starting with a card in
+    it would count a third bright)."""
+    o = ruleset("matgo-2p", extra_yaku=["yukdori"]).options
+    pile = [deck().by_id["m03-bright"].index, deck().by_id["m08-bright"].index]
+    assert Tally().held == 0
+    assert best_base(pile, o) == best_breakdown(pile, o).base == 0
