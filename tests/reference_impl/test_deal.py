@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -123,8 +124,6 @@ def test_same_seed_same_deal() -> None:
 def _deal(**changes: object) -> Deal:
     o = load_ruleset("matgo-2p").options
     d = complete_deal(o, [["m01-bright"], ["m02-animal"]], ["m03-bright"], [])
-    from dataclasses import replace
-
     return replace(d, **changes)
 
 
@@ -151,8 +150,6 @@ def test_point_count_deal_with_an_extra_or_a_missing_card_is_never_played(rid: s
     """R-PC-END, seed 001: 'If there is an extra or missing card, it means someone has cheated and
     the game ends in a draw.' A protocol deal places every card once, so a wrong count is refused
     as input before any turn, not played and scored."""
-    from dataclasses import replace
-
     o = load_ruleset(rid).options
     d = seeded_deal(o, SplitMix64(5), 0)
     extra = replace(d, table=(*d.table, d.stock[0]))
@@ -240,7 +237,7 @@ def test_missing_cards_are_listed_in_deck_order() -> None:
     o = load_ruleset("matgo-2p").options
     gone = ("m12-ribbon", "m01-junk-1", "m10-animal", "m02-junk-2", "m01-ribbon", "m11-junk-2", "m04-animal")
     d = complete_deal(o, [["m01-bright"], ["m02-animal"]], ["m03-bright"], [])
-    d = _replace(d, stock=tuple(c for c in d.stock if c not in gone))
+    d = replace(d, stock=tuple(c for c in d.stock if c not in gone))
     in_deck_order = "m01-ribbon, m01-junk-1, m02-junk-2, m04-animal, m10-animal, m11-junk-2, m12-ribbon"
     with pytest.raises(InputError, match=rf"^deal: missing cards: {in_deck_order}; "):
         check_deal(d, o)
@@ -258,13 +255,7 @@ def test_a_stack_owned_by_no_seat_names_its_path(owner: int) -> None:
     d = complete_deal(o, [["m01-bright"], ["m02-animal"]], ["m03-bright", "m03-ribbon", "m03-junk-1"], [], stacks={3: owner})
     with pytest.raises(InputError, match=rf"^deal\.stacks\.3: expected an owner seat from 0 to 1 or null, got {owner}$"):
         check_deal(d, o)
-    check_deal(_replace(d, stacks={3: 1}), o)  # the last seat owns it
-
-
-def _replace(d: Deal, **changes: object) -> Deal:
-    from dataclasses import replace
-
-    return replace(d, **changes)
+    check_deal(replace(d, stacks={3: 1}), o)  # the last seat owns it
 
 
 def test_player_states_for_another_number_of_seats_name_their_path() -> None:
