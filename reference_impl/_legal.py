@@ -87,27 +87,33 @@ class Legal(DealTime):
         hand = me.hand
         if self.forced_card is not None:
             return self._forced_actions(seat, self.forced_card)
-        ordinary = [c for c in hand if not IS_BONUS[c]]
         must = o.must_match_if_possible and self._matching(seat)
-        counts = [0] * 13
+        # how many cards of a month the hand holds, as bit sets of months (held at least once,
+        # twice, three and four times) in one native loop: a counts list is built only for the
+        # rare hand with three of a month (a shake or a bomb)
+        once = twice = thrice = four = bonus = 0
         for c in hand:
-            month = MONTH[c]
-            counts[month] = counts[month] + 1  # `+=` on an item is a generic in-place add, compiled
-        # a shake needs three cards of a month, a bomb three (or two and two), chongtong four: seen
-        # in one native loop (`3 in counts` is a generic comparison per element in compiled code)
-        two = three = four = False
-        for held in counts:
-            if held == 2:
-                two = True
-            elif held == 3:
-                three = True
-            elif held == 4:
-                three = four = True
-        shakes = self._shake_months(seat, counts) if three else []
+            if IS_BONUS[c]:
+                bonus += 1
+                continue
+            bit = 1 << MONTH[c]
+            if thrice & bit:
+                four |= bit
+            elif twice & bit:
+                thrice |= bit
+            elif once & bit:
+                twice |= bit
+            else:
+                once |= bit
+        ordinary = len(hand) - bonus
+        counts = self._month_counts(seat) if thrice else []
+        shakes = self._shake_months(seat, counts) if thrice else []
         shake_with_play = bool(shakes) and o.shake_declaration == "with_triple_card_play"
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
-        for c in ordinary:
+        for c in hand:
+            if IS_BONUS[c]:
+                continue
             month = MONTH[c]
             on = table[month]
             if must and not on:
@@ -121,13 +127,13 @@ class Legal(DealTime):
                 out.append(plays[c])
                 if shake_with_play and month in shakes:
                     out.append(_PLAY_SHAKE[seat][c])
-        if three or (two and o.two_card_bomb != "off"):
-            out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts))
+        if thrice or (twice and o.two_card_bomb != "off"):
+            out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts or self._month_counts(seat)))
         if me.skip_credits > 0 and (ordinary or not hand):
             out.append(_SKIP[seat])
         if shakes and o.shake_declaration == "any_own_turn_start":
             out.extend(_SHAKE[seat][m] for m in shakes)
-        if len(ordinary) != len(hand) and (self.stock or not ordinary):
+        if bonus and (self.stock or not ordinary):
             out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
         if four and o.hand_chongtong == "instant_win_or_continue":
             out.extend(_CHONGTONG[seat][m] for m in self._chongtong_months(seat))
