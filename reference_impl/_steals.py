@@ -9,6 +9,10 @@ from reference_impl._legal import Legal
 from reference_impl._scoring import DEC_RIBBON, dual_cards_in
 from reference_impl._state import _CARDS
 
+#: per card index: whether it is of the junk class (junk, double junk, bonus), and its units
+IS_JUNK: Final = tuple(c.is_junk for c in _CARDS)
+UNITS: Final = tuple(c.units for c in _CARDS)
+
 STEAL_CLAUSE: Final = {
     "jjok": "R-JJOK",
     "ttadak": "R-TTADAK",
@@ -29,58 +33,68 @@ class Steals(Legal):
     def _perform_steals(self, actor: int, final: bool) -> None:
         """R-EVENTS-STACK, R-FINAL-TURN: the turn's requests, summed per opponent, then surrendered."""
         o = self.o
-        owed = [0] * self.n
-        reasons: list[set[str]] = [set() for _ in range(self.n)]
-        requests = [0] * self.n
-        for kind, units, payers in self.pending_steals:
-            if final and kind in o.final_turn_exempt:
-                self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), {"reason": kind, "units": units})
-                continue
-            for p in payers:
-                owed[p] += units
-                requests[p] += 1
-                reasons[p].add(STEAL_CLAUSE[kind])
+        pending = self.pending_steals
         self.pending_steals = []
+        if final:
+            for kind, units, _ in pending:
+                if kind in o.final_turn_exempt:
+                    self._emit("steal_exempt", actor, (), (STEAL_CLAUSE[kind], "R-FINAL-TURN"), {"reason": kind, "units": units})
+        # per opponent in turn order: the units of every request naming them, and why
         for payer in self._others(actor):
-            if owed[payer]:
-                why = (
-                    tuple(sorted(reasons[payer]))
-                    + (("R-EVENTS-STACK",) if requests[payer] > 1 else ())
-                    + (("R-FINAL-TURN",) if final else ())
-                )
-                self._surrender(payer, actor, owed[payer], why)
+            owed = requests = 0
+            reasons: list[str] = []
+            for kind, units, payers in pending:
+                if final and kind in o.final_turn_exempt:
+                    continue
+                if payer in payers:
+                    owed += units
+                    requests += 1
+                    clause = STEAL_CLAUSE[kind]
+                    if clause not in reasons:
+                        reasons.append(clause)
+            if owed:
+                reasons.sort()
+                why = (*reasons, *(("R-EVENTS-STACK",) if requests > 1 else ()), *(("R-FINAL-TURN",) if final else ()))
+                self._surrender(payer, actor, owed, why)
 
     def _surrender(self, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
         """R-STEAL, R-STEAL-PAYERS, R-EVENTS-STACK: one combined request per opponent."""
         o = self.o
         pile = self.seats[giver].captured
-        eligible = [c for c in pile if _CARDS[c].is_junk]
+        eligible: list[int] = []
+        unit_of: dict[int, int] = {}
+        for c in pile:  # sorted by index, as the pile is
+            if IS_JUNK[c]:
+                eligible.append(c)
+                unit_of[c] = UNITS[c]
         if o.steal_cup_eligible:
             alloc = self._junk_duals(giver)
-            eligible += [c for c in pile if c in alloc]
-        unit_of = {c: (_CARDS[c].units if _CARDS[c].is_junk else 2) for c in eligible}
+            for c in pile:
+                if c in alloc:
+                    eligible.append(c)
+                    unit_of[c] = 2
         if o.dec_ribbon == "junk" and DEC_RIBBON in pile:  # R-DEC-RIBBON: a plain junk card here
             eligible.append(DEC_RIBBON)
             unit_of[DEC_RIBBON] = 1
-        if o.steal_multi_when_no_single == "give_nothing" and not any(unit_of[c] == 1 for c in eligible):
+        if o.steal_multi_when_no_single == "give_nothing" and 1 not in unit_of.values():
             eligible = []  # no single junk left: nothing is surrendered
-        chosen = choose_surrender(sorted(eligible), unit_of, units, o.steal_selection)
+        eligible.sort()
+        chosen = choose_surrender(eligible, unit_of, units, o.steal_selection)
         if not chosen:
             self._emit("steal", giver, (), ("R-STEAL", "R-STEAL-PAYERS", *why), {"to": taker, "requested": units, "units": 0})
             return
+        given = 0
+        losing = self.seats[giver].dual_junk
+        keeping = self.seats[taker].dual_junk
         for c in chosen:
             self._lose(giver, c)
-            self.seats[giver].dual_junk.discard(c)
+            losing.discard(c)
+            given += unit_of[c]
         self._gain(taker, chosen)
-        # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
-        self.seats[taker].dual_junk.update(c for c in chosen if not _CARDS[c].is_junk)
-        self._emit(
-            "steal",
-            giver,
-            chosen,
-            ("R-STEAL", "R-STEAL-PAYERS", *why),
-            {"to": taker, "requested": units, "units": sum(unit_of[c] for c in chosen)},
-        )
+        for c in chosen:  # a dual card can only be surrendered while it counts as junk, and stays junk for the taker
+            if not IS_JUNK[c]:
+                keeping.add(c)
+        self._emit("steal", giver, chosen, ("R-STEAL", "R-STEAL-PAYERS", *why), {"to": taker, "requested": units, "units": given})
 
     def _junk_duals(self, seat: int) -> set[int]:
         """Dual cards of `seat` that currently count as junk (never under auto_best, R-STEAL)."""
@@ -97,8 +111,16 @@ def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int,
     """R-STEAL: which of `eligible` (sorted by index) the giver surrenders for `request` units."""
     if not eligible or request <= 0:
         return []
-    if sum(unit_of[c] for c in eligible) <= request:
+    total = 0
+    single = -1
+    for c in eligible:
+        total += unit_of[c]
+        if single < 0 and unit_of[c] == 1:
+            single = c
+    if total <= request:
         return list(eligible)
+    if request == 1 and single >= 0:  # the commonest request: every selection gives the lowest single junk
+        return [single]
     if selection == "taker_lowest_first":
         out: list[int] = []
         got = 0
