@@ -7,7 +7,7 @@ set)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
 import reference_impl._dealtime as dealtime_mod
@@ -89,8 +89,8 @@ def _dual_tie_prefers_junk() -> list[Patch]:
     """Allocations tried junk-first, so a tie between counting a card as an animal or as junk goes to junk."""
     original = scoring_mod.allocations
 
-    def allocations(dual: list[int]) -> Iterator[frozenset[int]]:
-        return iter(list(original(dual))[::-1])
+    def allocations(dual: list[int]) -> list[frozenset[int]]:
+        return original(dual)[::-1]
 
     return [(scoring_mod, "allocations", allocations), (settlement_mod, "allocations", allocations)]
 

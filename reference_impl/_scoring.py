@@ -3,7 +3,7 @@ R-SCORE-RIBBON, R-SCORE-DAN, R-SCORE-JUNK, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
@@ -144,9 +144,10 @@ class Tally:
         self.ribbons = 0
         self.units = 0
         self.junk_cards = 0
-        self.add_all(cards)
+        self.add_all(cards if isinstance(cards, list) else list(cards))
 
-    def add_all(self, cards: Iterable[int]) -> None:
+    def add_all(self, cards: list[int]) -> None:
+        # a list, not any iterable: compiled, a loop over a list indexes it natively
         for c in cards:
             self.held |= _BIT[c]
             kind = _KIND[c]
@@ -202,9 +203,12 @@ def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) 
 def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Breakdown:
     """breakdown() of a tallied pile: `as_junk` are dual-role cards (animals) that count as double junk."""
     held = t.held
-    junk = sorted(c for c in as_junk if held & _BIT[c])
-    if any(_KIND[c] != _ANIMAL_KIND for c in junk):
-        raise ValueError(f"only dual-role animals can count as junk, got {[CARD_IDS[c] for c in junk]}")
+    # lists and loops rather than generators: compiled, a generator is an object of its own
+    junk = [c for c in as_junk if held & _BIT[c]]
+    junk.sort()
+    for c in junk:
+        if _KIND[c] != _ANIMAL_KIND:
+            raise ValueError(f"only dual-role animals can count as junk, got {[CARD_IDS[c] for c in junk]}")
     moved = len(junk)
     brights = t.brights
     animals = t.animals - moved
@@ -225,7 +229,7 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
         godori_points, extra_points, winner_bonus = _extra_yaku(held, card_mask(junk), o, godori_points)
     # R-SCORE-RIBBON, R-SCORE-DAN, R-DEC-RIBBON
     ribbon_points = max(0, ribbons - o.ribbon_threshold + 1)
-    dans = tuple(name for name, members in _DANS if held & members == members)
+    dans = tuple([name for name, members in _DANS if held & members == members])
     if o.dec_ribbon == "in_cho_set" and "cho" not in dans and (held & _CHO_WITH_DEC).bit_count() >= 3:
         dans = (*dans, "cho")
     dan_points = o.dan_points * len(dans)
@@ -255,7 +259,7 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
             extra_points,
             base,
             winner_bonus,
-            tuple(CARD_IDS[c] for c in junk),  # dual_as_junk
+            tuple([CARD_IDS[c] for c in junk]) if junk else (),  # dual_as_junk
             held,
             o,  # options
         ),
@@ -420,20 +424,24 @@ def dual_indices(o: Options) -> tuple[int, ...]:
     return found
 
 
-def dual_cards_in(pile: Iterable[int], o: Options) -> list[int]:
-    dual = dual_indices(o)
-    return sorted(i for i in pile if i in dual)
+def dual_cards_in(pile: Collection[int], o: Options) -> list[int]:
+    """The ruleset's dual-role cards in `pile`, by index (the ruleset has one or two: they are
+    looked for in the pile, not the pile's cards among them)."""
+    return [c for c in dual_indices(o) if c in pile]
 
 
-def allocations(dual: list[int]) -> Iterator[frozenset[int]]:
+_NO_DUAL: Final[list[frozenset[int]]] = [frozenset()]
+
+
+def allocations(dual: list[int]) -> list[frozenset[int]]:
     """Every dual-role allocation in tie-break order (R-DUAL-ROLE): more animals first, then the
     lower-index card kept as the animal."""
-    for size in range(len(dual) + 1):
-        for combo in combinations(dual[::-1], size):
-            yield frozenset(combo)
+    if not dual:  # most piles hold no dual-role card: one allocation, built once
+        return _NO_DUAL[:]
+    return [frozenset(combo) for size in range(len(dual) + 1) for combo in combinations(dual[::-1], size)]
 
 
-def fixed_allocation(pile: Iterable[int], o: Options, moved: Collection[int]) -> frozenset[int] | None:
+def fixed_allocation(pile: Collection[int], o: Options, moved: Collection[int]) -> frozenset[int] | None:
     """The allocation when the mode fixes it; None under auto_best (R-DUAL-ROLE)."""
     mode = o.dual_role_mode
     if mode == "auto_best":

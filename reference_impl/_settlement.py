@@ -254,7 +254,7 @@ def settle_stop(kind: Outcome, winner: int, seats: Sequence[Seat], streak: int, 
     best: Settlement | None = None
     w_seat = seats[winner]
     fixed = fixed_allocation(w_seat.captured, o, w_seat.dual_junk)
-    w_allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(w_seat.captured, o)))
+    w_allocs = [fixed] if fixed is not None else allocations(dual_cards_in(w_seat.captured, o))
     w_tally = Tally(w_seat.captured)
     # each loser's scores under each of their allocations do not depend on the winner's: once
     scores = {seat: _allocated_scores(seats[seat], o) for seat in _others(winner, len(seats))}
@@ -269,7 +269,7 @@ def settle_stop(kind: Outcome, winner: int, seats: Sequence[Seat], streak: int, 
 def _allocated_scores(seat: Seat, o: Options) -> list[Breakdown]:
     """A loser's breakdown under each allocation open to them (R-DUAL-ROLE (3))."""
     fixed = fixed_allocation(seat.captured, o, seat.dual_junk)
-    allocs = [fixed] if fixed is not None else list(allocations(dual_cards_in(seat.captured, o)))
+    allocs = [fixed] if fixed is not None else allocations(dual_cards_in(seat.captured, o))
     tally = Tally(seat.captured)
     return [tally_breakdown(tally, o, alloc) for alloc in allocs]
 
