@@ -19,12 +19,12 @@ import sys
 
 PLAY = """
 import sys
-from reference_impl import RandomPlayer, Round, SplitMix64, seeded_deal
+from reference_impl import RandomPlayer, SplitMix64, seeded_round
 from spec import load_ruleset
 rs = load_ruleset(sys.argv[1])
 o = rs.options
 for seed in range(int(sys.argv[2])):
-    rnd = Round(rs, seeded_deal(o, SplitMix64(seed), dealer=seed % o.players), check=False)
+    rnd = seeded_round(rs, SplitMix64(seed), seed % o.players)
     player = RandomPlayer(seed)
     while not rnd.over:
         rnd.apply(player.choose(rnd))

@@ -48,7 +48,7 @@ BONUS: Final = ("off", "on")
 
 def serve() -> None:
     """The engine worker: `run <off|on> <rounds>` on stdin, one JSON line per run on stdout."""
-    from reference_impl import RandomPlayer, Round, SplitMix64, engine_build, seeded_deal
+    from reference_impl import RandomPlayer, SplitMix64, engine_build, seeded_round
     from spec import load_ruleset
 
     base = load_ruleset("matgo-2p")
@@ -62,7 +62,7 @@ def serve() -> None:
         actions = 0
         start = time.perf_counter()
         for seed in range(rounds):  # rounds.py's loop, counting the actions
-            rnd = Round(rs, seeded_deal(o, SplitMix64(seed), dealer=seed % o.players), check=False)
+            rnd = seeded_round(rs, SplitMix64(seed), seed % o.players)
             player = RandomPlayer(seed)
             while not rnd.over:
                 rnd.apply(player.choose(rnd))

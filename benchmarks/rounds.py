@@ -13,7 +13,7 @@ import time
 
 from _common import BUILD, line
 
-from reference_impl import RandomPlayer, Round, SplitMix64, seeded_deal
+from reference_impl import RandomPlayer, SplitMix64, seeded_round
 from spec import load_ruleset
 
 DEFAULT = ("matgo-2p", "standard-3p", "matgo-online")
@@ -25,7 +25,7 @@ def run(ruleset_id: str, rounds: int) -> float:
     start = time.perf_counter()
     for seed in range(rounds):
         rng = SplitMix64(seed)
-        rnd = Round(rs, seeded_deal(o, rng, dealer=seed % o.players), check=False)
+        rnd = seeded_round(rs, rng, seed % o.players)
         player = RandomPlayer(seed)
         while not rnd.over:
             rnd.apply(player.choose(rnd))

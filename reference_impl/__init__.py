@@ -3,7 +3,8 @@ of the spec (the `spec` package: deck, options, rulesets, clauses; the engine re
 
 Public API (everything else is private):
 
-- `Round`: one round as a state machine (`legal_actions()`, `apply(action)`, `snapshot()`, `score(seat)`).
+- `Round`: one round as a state machine (`legal_actions()`, `apply(action)`, `snapshot()`, `score(seat)`);
+  `seeded_round(ruleset, rng, dealer)`: a round of a seeded deal, dealt without the card ids.
 - `Deal`, `PlayerState`, `seeded_deal(options, rng, dealer)`, `complete_deal(...)`, `SplitMix64`:
   explicit and seeded deals (R-SHUFFLE); `deal_from_json`, `complete_deal_json`,
   `normalized_deal_json`, `deck_indices`: deals as the protocol and the scenarios write them.
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from reference_impl._perft import (
         statistic_names as perft_statistic_names,
     )
-    from reference_impl._round import Round
+    from reference_impl._round import Round, seeded_round
     from reference_impl._scoring import Breakdown, best_base
     from reference_impl._server import handle as handle_request
     from reference_impl._server import serve
@@ -99,6 +100,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "perft_divide": ("_perft", "divide"),
     "perft_statistic_names": ("_perft", "statistic_names"),
     "seeded_deal": ("_deal", "seeded_deal"),
+    "seeded_round": ("_round", "seeded_round"),
     "serve": ("_server", "serve"),
     "traced_options": ("_tracing", "traced_options"),
 }
@@ -136,6 +138,7 @@ __all__ = [
     "perft_divide",
     "perft_statistic_names",
     "seeded_deal",
+    "seeded_round",
     "serve",
     "traced_options",
 ]

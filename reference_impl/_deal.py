@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.machinery import EXTENSION_SUFFIXES
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from spec import InputError, Options, deal_layouts, deck, memo
 
@@ -209,7 +209,18 @@ class Deal:
         return out
 
 
-def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
+class DealtCards(NamedTuple):
+    """A seeded deal as canonical indices (`deal_cards`): what `seeded_deal` spells with card ids.
+    A round starts from it without the ids' round trip (`seeded_round`)."""
+
+    players: int
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]  # each sorted by index
+    table: tuple[int, ...]  # in dealing order
+    stock: tuple[int, ...]  # top first
+
+
+def deal_cards(options: Options, rng: SplitMix64, dealer: int) -> DealtCards:
     """Shuffle the ruleset's deck with `rng` and deal it in packets (R-SHUFFLE, R-DEAL-ORDER)."""
     cards = deck_indices(options)
     rng.shuffle(cards)
@@ -226,13 +237,24 @@ def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
             for seat in order:
                 hands[seat].extend(cards[pos : pos + size])
                 pos += size
+    for h in hands:
+        h.sort()
+    return _new_dealt(DealtCards, (n, dealer, tuple([tuple(h) for h in hands]), tuple(table), tuple(cards[pos:])))
+
+
+_new_dealt: Final = tuple.__new__  # positionally, minus the named tuple's argument parsing
+
+
+def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
+    """`deal_cards` with card ids (R-SHUFFLE, R-DEAL-ORDER)."""
+    dealt = deal_cards(options, rng, dealer)
     ids = _card_ids()
     return Deal(
-        players=n,
+        players=dealt.players,
         dealer=dealer,
-        hands=tuple(tuple([ids[c] for c in sorted(h)]) for h in hands),
-        table=tuple([ids[c] for c in table]),
-        stock=tuple([ids[c] for c in cards[pos:]]),
+        hands=tuple([tuple([ids[c] for c in h]) for h in dealt.hands]),
+        table=tuple([ids[c] for c in dealt.table]),
+        stock=tuple([ids[c] for c in dealt.stock]),
     )
 
 

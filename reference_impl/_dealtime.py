@@ -3,11 +3,11 @@ chongtong in a hand (R-DEAL-BONUS, R-TABLE-FOUR, R-TABLE-TRIPLE, R-CHONGTONG, R-
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
-from reference_impl._deal import Deal
 from reference_impl._settlement import Settlement, fixed_points, settle_fixed, settle_void
-from reference_impl._state import INDEX_OF, IS_BONUS, MONTH, RoundState
+from reference_impl._state import IS_BONUS, MONTH, RoundState
 
 #: the clause of a round voided at the deal, by the kind of void (R-REDEAL, R-NAGARI)
 _VOID_CLAUSE: Final = {"redeal": "R-REDEAL", "nagari": "R-NAGARI"}
@@ -16,27 +16,28 @@ _VOID_CLAUSE: Final = {"redeal": "R-REDEAL", "nagari": "R-NAGARI"}
 class DealTime(RoundState):
     """The rules applied once, when the cards are dealt."""
 
-    def _deal_time(self, deal: Deal) -> None:
+    def _deal_time(self, table: list[int], stacks: Mapping[int, int | None] | None, fresh: bool) -> None:
         """R-DEAL-BONUS, R-TABLE-PAIR (two of a month: nothing special), R-TABLE-TRIPLE,
-        R-TABLE-FOUR, R-CHONGTONG, R-CHONGTONG-MULTI: the table laid out, then the first rule
-        that ends the round at the deal, if one does."""
-        self._lay_table(deal)
+        R-TABLE-FOUR, R-CHONGTONG, R-CHONGTONG-MULTI: the table dealt (indices in dealing order)
+        laid out, then the first rule that ends the round at the deal, if one does. A position
+        (not `fresh`) may name its stacks' owners (`stacks`; None: a seeded deal names none), and is
+        past the chongtong check."""
+        self._lay_table(table)
         self._emit("deal", None, (), ("R-DEAL-SIZE",), {"dealer": self.dealer, "first_player": self.to_act})
         ending = self._table_fours()
         if ending is None:
-            self._table_triples(deal)
-            if deal.turn == 0 and deal.captured is None:  # a fresh deal, not a position
+            self._table_triples(stacks)
+            if fresh:
                 ending = self._hand_chongtong()
         if ending is not None:
             self._end(ending)
 
-    def _lay_table(self, deal: Deal) -> None:
+    def _lay_table(self, layout: list[int]) -> None:
         """R-DEAL-BONUS: a bonus card dealt to the table goes to the dealer and is replaced from the stock."""
-        layout = [INDEX_OF[c] for c in deal.table]
         while any(IS_BONUS[c] for c in layout):
             pos = next(k for k, c in enumerate(layout) if IS_BONUS[c])
             bonus = layout[pos]
-            self._gain(self.dealer, (bonus,))
+            self._gain(self.dealer, [bonus])
             if self.stock:
                 layout[pos] = self.stock.pop()
                 self._emit("table_bonus", self.dealer, (bonus, layout[pos]), ("R-DEAL-BONUS",))
@@ -69,12 +70,12 @@ class DealTime(RoundState):
             self._emit("capture", self.dealer, cards, ("R-TABLE-FOUR",))
         return None
 
-    def _table_triples(self, deal: Deal) -> None:
+    def _table_triples(self, stacks: Mapping[int, int | None] | None) -> None:
         """R-TABLE-TRIPLE: three of a month on the table form a stack with no owner (a position
         may name one)."""
         for month in range(1, 13):
             if len(self.table[month]) == 3:
-                self.stack_owner[month] = deal.stacks.get(month)
+                self.stack_owner[month] = stacks.get(month) if stacks is not None else None
                 if self.stack_owner[month] is None:
                     self._emit("table_triple", None, sorted(self.table[month]), ("R-TABLE-TRIPLE",), {"month": month})
 

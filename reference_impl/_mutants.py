@@ -852,11 +852,11 @@ def _chongtong_order_from_dealer() -> list[Patch]:
     """Two chongtong holders are ranked in turn order from the dealer, not from the first player."""
     original = round_mod.Round._deal_time
 
-    def deal_time(self: round_mod.Round, deal: Any) -> None:
+    def deal_time(self: round_mod.Round, table: list[int], stacks: Any, fresh: bool) -> None:
         first = self.to_act
         self.to_act = self.dealer
         try:
-            original(self, deal)
+            original(self, table, stacks, fresh)
         finally:
             self.to_act = first
 
@@ -868,8 +868,8 @@ def _chongtong_months_as_holders() -> list[Patch]:
     holders (R-CHONGTONG-MULTI is about two or more players)."""
     original = round_mod.Round._deal_time
 
-    def deal_time(self: round_mod.Round, deal: Any) -> None:
-        original(self, deal)
+    def deal_time(self: round_mod.Round, table: list[int], stacks: Any, fresh: bool) -> None:
+        original(self, table, stacks, fresh)
         s = self.settlement
         o = self.o
         if s is None or s.kind != "chongtong" or o.hand_chongtong != "instant_win" or s.winner is None:

@@ -118,13 +118,13 @@ def _draw_with_bonus_cards() -> list[Patch]:
 def _lay_table_to(taker: Any) -> list[Patch]:
     """R-DEAL-BONUS with the table's bonus cards captured by `taker(round)` instead of the dealer."""
 
-    def lay(self: round_mod.Round, deal: deal_mod.Deal) -> None:
+    def lay(self: round_mod.Round, table: list[int]) -> None:
         seat = taker(self)
-        layout = [state_mod.INDEX_OF[c] for c in deal.table]
+        layout = list(table)
         while any(_IS_BONUS[c] for c in layout):
             pos = next(k for k, c in enumerate(layout) if _IS_BONUS[c])
             bonus = layout[pos]
-            self._gain(seat, (bonus,))
+            self._gain(seat, [bonus])
             if self.stock:
                 layout[pos] = self.stock.pop()
                 self._emit("table_bonus", seat, (bonus, layout[pos]), ("R-DEAL-BONUS",))
@@ -141,18 +141,18 @@ def _checks_before_replacement() -> list[Patch]:
     """The table-four and table-triple checks look at the table as dealt: a card that replaced a
     bonus card is laid after them (R-DEAL-BONUS: the checks run after every replacement)."""
 
-    def deal_time(self: round_mod.Round, deal: deal_mod.Deal) -> None:
-        self._lay_table(deal)
+    def deal_time(self: round_mod.Round, table: list[int], stacks: Any, fresh: bool) -> None:
+        self._lay_table(list(table))
         self._emit("deal", None, (), ("R-DEAL-SIZE",), {"dealer": self.dealer, "first_player": self.to_act})
-        dealt = {state_mod.INDEX_OF[c] for c in deal.table}
+        dealt = set(table)
         late = [[c for c in month if c not in dealt] for month in self.table]
         self.table = [[c for c in month if c in dealt] for month in self.table]
         ending = self._table_fours()
         if ending is None:
-            self._table_triples(deal)
+            self._table_triples(stacks)
         for month, cards in enumerate(late):
             self.table[month].extend(cards)
-        if ending is None and deal.turn == 0 and deal.captured is None:
+        if ending is None and fresh:
             ending = self._hand_chongtong()
         if ending is not None:
             self._end(ending)
@@ -165,9 +165,9 @@ def _deal_bonus_steals() -> list[Patch]:
     grant nothing)."""
     original = round_mod.Round._lay_table
 
-    def lay(self: round_mod.Round, deal: deal_mod.Deal) -> None:
+    def lay(self: round_mod.Round, table: list[int]) -> None:
         before = len(self.seats[self.dealer].captured)
-        original(self, deal)
+        original(self, table)
         taken = len(self.seats[self.dealer].captured) - before
         for _ in range(taken if self.o.bonus_steal else 0):
             for payer in self._others(self.dealer):
@@ -335,7 +335,7 @@ def _bonus_without_replacement() -> list[Patch]:
     def bonus(self: round_mod.Round, c: int) -> None:
         seat = self.to_act
         self.seats[seat].hand.remove(c)
-        self._gain(seat, (c,))
+        self._gain(seat, [c])
         self.turn_bonus.append(c)
         self.forced_card = None
         if self.o.bonus_steal:

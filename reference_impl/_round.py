@@ -8,26 +8,48 @@ docstrings and `_emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
 
 from __future__ import annotations
 
-from reference_impl._deal import Deal
+from reference_impl._deal import Deal, DealtCards, SplitMix64, deal_cards
 from reference_impl._events import Action, Event, Rejection
 from reference_impl._legal import HANDLERS
 from reference_impl._settlement import fixed_points, settle_fixed, settle_stop
-from reference_impl._state import CHOOSE_HAND, GO_STOP, MONTH, NONE, PLAY_EVENTS, PLAY_EVENTS_POINT_COUNT, TURN, _ids, _Turn, equivalent
+from reference_impl._state import (
+    CHOOSE_HAND,
+    GO_STOP,
+    INDEX_OF,
+    MONTH,
+    NONE,
+    PLAY_EVENTS,
+    PLAY_EVENTS_POINT_COUNT,
+    TURN,
+    _ids,
+    _Turn,
+    equivalent,
+)
 from reference_impl._turns import Turns
 from spec import Ruleset
+
+
+def seeded_round(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> Round:
+    """`Round(ruleset, seeded_deal(ruleset.options, rng, dealer))`, the same round (its snapshot and
+    events; tests/reference_impl/test_round.py), dealt straight into canonical indices: without
+    the card ids a Deal spells and the round reads back (R-SHUFFLE, R-DEAL-ORDER)."""
+    return Round(ruleset, deal_cards(ruleset.options, rng, dealer), check=False)
 
 
 class Round(Turns):
     """A round under a ruleset, started from a deal (seeded or explicit)."""
 
-    def __init__(self, ruleset: Ruleset, deal: Deal | Round, *, check: bool = True) -> None:
+    def __init__(self, ruleset: Ruleset, deal: Deal | DealtCards | Round, *, check: bool = True) -> None:
         """A round from `deal`, checked against the ruleset unless `check` is false; or, given a
         round instead of a deal, a copy of that round (clone)."""
         if isinstance(deal, Round):
             self._copy(deal)
             return
         super().__init__(ruleset, deal, check=check)
-        self._deal_time(deal)
+        if isinstance(deal, Deal):
+            self._deal_time([INDEX_OF[c] for c in deal.table], deal.stacks, deal.turn == 0 and deal.captured is None)
+        else:
+            self._deal_time(list(deal.table), None, True)
         self.deal_events = tuple(self._flush())
 
     def clone(self) -> Round:
@@ -154,7 +176,7 @@ class Round(Turns):
         """R-BONUS-HAND: captured at once and replaced by the top stock card; the turn goes on."""
         seat = self.to_act
         self.seats[seat].hand.remove(c)
-        self._gain(seat, (c,))
+        self._gain(seat, [c])
         self.turn_bonus.append(c)
         replacement: tuple[int, ...] = ()
         self.forced_card = None

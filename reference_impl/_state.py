@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from reference_impl._deal import Deal, PlayerState, check_deal, deck_set
+from reference_impl._deal import Deal, DealtCards, PlayerState, check_deal, deck_set
 from reference_impl._events import NO_DATA, Event
 from reference_impl._scoring import Breakdown, best_breakdown, tally_best_base
 from reference_impl._seat import SeatState
@@ -122,27 +122,45 @@ class _Turn:
 class RoundState:
     """The fields of a round and the queries every rule layer shares."""
 
-    def __init__(self, ruleset: Ruleset, deal: Deal, *, check: bool = True) -> None:
+    def __init__(self, ruleset: Ruleset, deal: Deal | DealtCards, *, check: bool = True) -> None:
         """The state dealt from `deal`, checked against the ruleset unless `check` is false; the
-        deal-time rules are applied above (`Round.__init__`)."""
+        deal-time rules are applied above (`Round.__init__`). A deal as indices (`deal_cards`) is a
+        fresh seeded deal: made by the engine, it needs no check."""
         o = ruleset.options
-        if check:
-            check_deal(deal, o)
         self.ruleset = ruleset
         self.o: Options = o
         self.n = deal.players
         self.dealer = deal.dealer
-        index = INDEX_OF
         self.table: list[list[int]] = [[] for _ in range(13)]
         self.stack_owner: dict[int, int | None] = {}
         self.stack_bonus: dict[int, list[int]] = {}
-        self.stock: list[int] = [index[c] for c in reversed(deal.stock)]
-        caps = deal.captured or tuple(() for _ in range(self.n))
-        states = deal.player_state or tuple(_FRESH for _ in range(self.n))
-        self.seats: list[SeatState] = [
-            SeatState(sorted(index[c] for c in h), sorted(index[c] for c in pile), p, [self._shake_factor(m, 3) for m in p.shaken_months])
-            for h, pile, p in zip(deal.hands, caps, states, strict=True)
-        ]
+        if isinstance(deal, Deal):
+            if check:
+                check_deal(deal, o)
+            index = INDEX_OF
+            self.stock: list[int] = [index[c] for c in reversed(deal.stock)]
+            caps = deal.captured or tuple(() for _ in range(self.n))
+            states = deal.player_state or tuple(_FRESH for _ in range(self.n))
+            self.seats: list[SeatState] = [
+                SeatState(
+                    sorted([index[c] for c in h]),
+                    sorted([index[c] for c in pile]),
+                    p,
+                    [self._shake_factor(m, 3) for m in p.shaken_months],
+                )
+                for h, pile, p in zip(deal.hands, caps, states, strict=True)
+            ]
+            self.nagari_streak = deal.nagari_streak
+            self.carried_multiplier = deal.carried_multiplier
+            self.turn_no = deal.turn
+            first = deal.first_player
+        else:
+            self.stock = list(deal.stock[::-1])
+            self.seats = [SeatState(list(h), [], _FRESH, []) for h in deal.hands]
+            self.nagari_streak = 0
+            self.carried_multiplier = 1
+            self.turn_no = 0
+            first = None
         # R-CHONGTONG: only a four of the dealt hand can be declared; a four completed later in play
         # (R-FOUR-IN-HAND-LATER, through bonus replacement draws) never is. Only instant_win_or_continue
         # declares during play: no other ruleset pays for the months counted here.
@@ -153,9 +171,6 @@ class RoundState:
             )
         self.deck_set = deck_set(o)
         self.opponents = _OPPONENTS[self.n]
-        self.nagari_streak = deal.nagari_streak
-        self.carried_multiplier = deal.carried_multiplier
-        self.turn_no = deal.turn
         self.settlement: Settlement | None = None
         self.decision: Decision = TURN
         self.ctx: _Turn | None = None
@@ -166,7 +181,6 @@ class RoundState:
         self.table_at_start: list[int] = []
         self.last_actor = deal.dealer
         self._out: list[Event] = []
-        first = deal.first_player
         if first is None:  # R-TURN-ORDER
             first = self.dealer if o.first_player == "dealer" else (self.dealer + 1) % self.n
         self.to_act = first
@@ -247,7 +261,7 @@ class RoundState:
         p = self.seats[seat]
         return tally_best_base(p.tally, self.o, p.dual_junk)
 
-    def _gain(self, seat: int, cards: list[int] | tuple[int, ...]) -> None:
+    def _gain(self, seat: int, cards: list[int]) -> None:
         """Cards join a captured pile (kept sorted by canonical index) and its tally."""
         p = self.seats[seat]
         p.captured.extend(cards)

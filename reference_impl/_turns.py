@@ -183,7 +183,7 @@ class Turns(Steals):
         """End of a turn: captures, sweep, final-turn exemptions, steals, three ppeok, Go/Stop."""
         o = self.o
         actor = ctx.actor
-        taken = ctx.captures + ctx.flip_bonus
+        taken = ctx.captures + ctx.flip_bonus if ctx.flip_bonus else ctx.captures  # the captures are not changed below
         # R-FINAL-TURN: under each_player_last_hand_card "the round's last turn is final as well"
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.round_last or ctx.actor_last
         if taken:

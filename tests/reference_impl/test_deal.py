@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from reference_impl import Deal, Round, SplitMix64, complete_deal, seeded_deal
-from reference_impl._deal import check_deal
-from spec import InputError, load_ruleset
+from reference_impl import Deal, RandomPlayer, Round, SplitMix64, complete_deal, seeded_deal, seeded_round
+from reference_impl._deal import check_deal, deal_cards
+from spec import InputError, deck, load_ruleset, ruleset_ids
 
 
 def test_splitmix64_reference_values() -> None:
@@ -267,3 +267,28 @@ def test_player_states_for_another_number_of_seats_name_their_path() -> None:
     d = _deal(captured=((), ()), player_state=extra)
     with pytest.raises(InputError, match=r"^deal\.players: expected 2 player states \(one per hand\), got 3$"):
         check_deal(d, load_ruleset("matgo-2p").options)
+
+
+@pytest.mark.parametrize("ruleset_id", ruleset_ids())
+def test_a_seeded_round_is_the_round_of_the_seeded_deal(ruleset_id: str) -> None:
+    """seeded_round deals straight into indices (deal_cards): over many seeds, the deal it makes
+    is seeded_deal's, and the round it starts is Round(seeded_deal(...)) event for event, to the end
+    of a random round (snapshots compared on the way)."""
+    rs = load_ruleset(ruleset_id)
+    o = rs.options
+    ids = deck().cards
+    for seed in range(60):
+        dealer = seed % o.players
+        dealt = deal_cards(o, SplitMix64(seed), dealer)
+        deal = seeded_deal(o, SplitMix64(seed), dealer)
+        assert [[ids[c].id for c in h] for h in dealt.hands] == [list(h) for h in deal.hands]
+        assert [ids[c].id for c in dealt.table] == list(deal.table)
+        assert [ids[c].id for c in dealt.stock] == list(deal.stock)
+        fast, slow = seeded_round(rs, SplitMix64(seed), dealer), Round(rs, deal)
+        assert fast.deal_events == slow.deal_events
+        picks, twin = RandomPlayer(seed), RandomPlayer(seed)
+        while not slow.over:
+            assert fast.snapshot() == slow.snapshot()
+            assert fast.legal_actions() == slow.legal_actions()
+            assert fast.apply(picks.choose(fast)) == slow.apply(twin.choose(slow))
+        assert fast.over and fast.settlement == slow.settlement
