@@ -92,6 +92,17 @@ def test_auto_best_allocates_the_cup_where_it_scores_more() -> None:
     assert best_breakdown(cards, ruleset("standard-3p", dual_role_mode="fixed_animal").options).base == 0
 
 
+def test_auto_best_may_count_both_dual_cards_as_junk() -> None:
+    """R-DUAL-ROLE (1), two dual cards (the May bridge and the cup): 6 single junk + both as
+    double junk = 10 units, 1 point; one as junk leaves 8 units and a lone animal, 0. Every
+    allocation is tried, the one moving both cards too."""
+    cards = idx("m05-animal", "m09-animal", "m01-junk-1", "m01-junk-2", "m02-junk-1", "m02-junk-2", "m03-junk-1", "m03-junk-2")
+    o = ruleset("wikipedia-2p").options
+    assert sorted(o.dual_role_cards) == ["m05-animal", "m09-animal"]
+    b = best_breakdown(cards, o)
+    assert (b.junk_units, b.animals, b.base, b.dual_as_junk) == (10, 0, 1, ("m05-animal", "m09-animal"))
+
+
 def test_point_count_card_values_and_sets() -> None:
     """R-PC-CARD-POINTS, R-PC-SETS: 20 / 10 / 5 / 0; all four November cards pay 40."""
     o = ruleset("family-3p").options
