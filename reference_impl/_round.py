@@ -33,7 +33,7 @@ def seeded_round(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> Round:
     """`Round(ruleset, seeded_deal(ruleset.options, rng, dealer))`, the same round (its snapshot and
     events; tests/reference_impl/test_deal.py), dealt straight into canonical indices: without
     the card ids a Deal spells and the round reads back (R-SHUFFLE, R-DEAL-ORDER)."""
-    return Round(ruleset, deal_cards(ruleset.options, rng, dealer), check=False)
+    return Round(ruleset, deal_cards(ruleset.options, rng, dealer))  # made by the engine: nothing to check
 
 
 class Round(Turns):
