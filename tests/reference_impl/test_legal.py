@@ -16,7 +16,7 @@ from typing import Final
 
 import pytest
 
-from reference_impl import Action, Rejection, Round, SplitMix64, seeded_deal
+from reference_impl import Action, Rejection, Round, SplitMix64, complete_deal, seeded_deal
 from reference_impl._deal import deck_indices
 from reference_impl._match import RandomPlayer
 from spec import deck, load_ruleset, ruleset_ids
@@ -134,6 +134,22 @@ def test_a_bonus_action_with_an_ordinary_card_is_bonus_not_allowed() -> None:
     with pytest.raises(Rejection) as applied:
         rnd.apply(action)
     assert applied.value.code == "bonus_not_allowed"
+
+
+def test_a_hand_of_bonus_cards_only_plays_them_with_an_empty_stock() -> None:
+    """R-BONUS-HAND: with the stock empty (a listed deal placing every other card in a pile), a
+    hand of two bonus cards and nothing else must play one: both are listed, and nothing else (the
+    hand's ordinary cards are counted, not guessed from whether it holds a bonus card)."""
+    from tests.conftest import ruleset
+
+    rs = ruleset("matgo-online")
+    ids = [deck().cards[i].id for i in deck_indices(rs.options)]
+    bonus = [c for c in ids if c.startswith("bonus")]
+    assert len(bonus) == 2
+    rest = [c for c in ids if c not in bonus and c != "m02-animal"]
+    rnd = Round(rs, complete_deal(rs.options, [bonus, ["m02-animal"]], (), (), dealer=0, captured=[[], rest]))
+    assert rnd.stock == [] and rnd.to_act == 0
+    assert rnd.legal_actions() == [Action("bonus", 0, c) for c in bonus]
 
 
 def test_a_chongtong_naming_no_month_is_refused() -> None:
