@@ -40,8 +40,9 @@ class Round(Turns):
     """A round under a ruleset, started from a deal (seeded or explicit)."""
 
     def __init__(self, ruleset: Ruleset, deal: Deal | DealtCards | Round, *, check: bool = True) -> None:
-        """A round from `deal`, checked against the ruleset unless `check` is false; or, given a
-        round instead of a deal, a copy of that round (clone)."""
+        """A round from `deal`, checked against the ruleset unless `check` is false (a DealtCards,
+        made by the engine, is never checked: `seeded_round`); or, given a round instead of a
+        deal, a copy of that round (clone)."""
         if isinstance(deal, Round):
             self._copy(deal)
             return
