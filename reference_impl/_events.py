@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, final
 
 from spec import ActionType, EventKind, RejectionCode
 
@@ -25,24 +25,74 @@ ACTION_FIELDS: Final = {
 NO_DATA: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
-class Event(NamedTuple):
+@final
+class Event:
     """Something that happened, with the clause ids that made it happen (the rule-hit trace).
-    An immutable value; a named tuple because every action makes several."""
+    An immutable value (read-only properties), equal to an event with the same fields. A class
+    of the engine's own rather than a named tuple: every action makes several, and compiled,
+    such a class is built by a direct call where a named tuple's construction goes through the
+    generic calling convention (several hundred instructions an event)."""
 
-    kind: EventKind
-    player: int | None = None
-    cards: tuple[str, ...] = ()
-    clauses: tuple[str, ...] = ()
-    data: Mapping[str, Any] = NO_DATA
+    __slots__ = ("_cards", "_clauses", "_data", "_kind", "_player")
+
+    def __init__(
+        self,
+        kind: EventKind,
+        player: int | None = None,
+        cards: tuple[str, ...] = (),
+        clauses: tuple[str, ...] = (),
+        data: Mapping[str, Any] = NO_DATA,
+    ) -> None:
+        self._kind = kind
+        self._player = player
+        self._cards = cards
+        self._clauses = clauses
+        self._data = data
+
+    @property
+    def kind(self) -> EventKind:
+        return self._kind
+
+    @property
+    def player(self) -> int | None:
+        return self._player
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self._cards
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        return self._clauses
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        return self._data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (
+            self._kind == other._kind
+            and self._player == other._player
+            and self._cards == other._cards
+            and self._clauses == other._clauses
+            and self._data == other._data
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # its data is a mapping
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self._kind!r}, player={self._player!r}, cards={self._cards!r}, clauses={self._clauses!r}, data={self._data!r})"
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        if self.player is not None:
-            out["player"] = self.player
-        if self.cards:
-            out["cards"] = list(self.cards)
-        out.update(self.data)
-        out["clauses"] = list(self.clauses)
+        out: dict[str, Any] = {"kind": self._kind}
+        if self._player is not None:
+            out["player"] = self._player
+        if self._cards:
+            out["cards"] = list(self._cards)
+        out.update(self._data)
+        out["clauses"] = list(self._clauses)
         return out
 
 

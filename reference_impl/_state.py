@@ -41,13 +41,12 @@ _MATCH: Final = ("R-MATCH",)
 _FRESH: Final = PlayerState()
 _NO_FOURS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {n: ((),) * n for n in _OPPONENTS}
 _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
-_new_event: Final = tuple.__new__
 
 
 def _card_events(kind: EventKind, clauses: tuple[str, ...]) -> tuple[tuple[Event, ...], ...]:
     """Per seat, per card: the event of `kind` naming that one card, with no data. Events are
     immutable values (their data the shared empty mapping), so the commonest are built once."""
-    return tuple(tuple(_new_event(Event, (kind, seat, one, clauses, NO_DATA)) for one in _ONE_ID) for seat in _SEATS)
+    return tuple(tuple(Event(kind, seat, one, clauses) for one in _ONE_ID) for seat in _SEATS)
 
 
 #: R-TURN, R-MATCH (R-PC-PLAY): a hand card played; R-FLIP: a stock card turned up. Every turn makes one of each.
@@ -215,10 +214,9 @@ class RoundState:
         clauses: tuple[str, ...],
         data: dict[str, Any] | None = None,
     ) -> None:
-        # Event(...) with every field given, minus the named tuple's argument-parsing frame; the
-        # data as a dict argument, not **data: a compiled call with keywords goes through the
+        # the data as a dict argument, not **data: a compiled call with keywords goes through the
         # generic Python calling convention (about 1,300 instructions an event)
-        self._out.append(_new_event(Event, (kind, player, _ids(cards), clauses, NO_DATA if data is None else data)))
+        self._out.append(Event(kind, player, _ids(cards), clauses, NO_DATA if data is None else data))
 
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []

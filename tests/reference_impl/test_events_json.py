@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from reference_impl._events import Action, Rejection
+from reference_impl._events import Action, Event, Rejection
 from reference_impl._jsonapi import JsonEngine
 from spec import clauses, vocabulary
 from tests.reference_impl.test_server_inprocess import DEAL, DEFS, RULESET, valid_reply
@@ -126,3 +126,23 @@ def test_a_rejection_reads_as_its_code_and_message() -> None:
     refusal = Rejection("not_your_turn", "seat 1 is to act, not seat 0")
     assert str(refusal) == "not_your_turn: seat 1 is to act, not seat 0"
     assert refusal.to_json() == {"code": "not_your_turn", "message": "seat 1 is to act, not seat 0"}
+
+
+def test_an_event_is_an_immutable_value() -> None:
+    """Events are values (the engine shares its commonest ones between rounds): equal by their
+    fields, unhashable (their data is a mapping), read-only, and shown as their fields."""
+    go = Event("go", 1, (), ("R-GO-WHEN",), {"gos": 2, "base": 9})
+    assert go == Event("go", 1, (), ("R-GO-WHEN",), {"base": 9, "gos": 2})
+    assert go != Event("go", 0, (), ("R-GO-WHEN",), {"gos": 2, "base": 9})
+    assert go != Event("go", 1, (), ("R-GO-WHEN",), {"gos": 3, "base": 9})
+    assert go != Event("stop", 1, (), ("R-GO-WHEN",), {"gos": 2, "base": 9})
+    assert go != Event("go", 1, ("m01-bright",), ("R-GO-WHEN",), {"gos": 2, "base": 9})
+    assert go != Event("go", 1, (), ("R-GO-RISE",), {"gos": 2, "base": 9})
+    assert go != ("go", 1, (), ("R-GO-WHEN",), {"gos": 2, "base": 9})
+    assert Event("flip").data == {} and Event("flip").player is None and Event("flip").cards == ()
+    for name in ("kind", "player", "cards", "clauses", "data"):
+        with pytest.raises(AttributeError):
+            setattr(go, name, None)
+    with pytest.raises(TypeError):
+        hash(go)
+    assert repr(go) == "Event(kind='go', player=1, cards=(), clauses=('R-GO-WHEN',), data={'gos': 2, 'base': 9})"
