@@ -102,18 +102,22 @@ def deck_indices(options: Options) -> list[int]:
     return list(_deck_of(options.bonus_cards))
 
 
-def deck_set(options: Options) -> frozenset[int]:
-    """deck_indices() as a set (a round checks every card named against it)."""
-    found = _DECK_SETS.get(options.bonus_cards)
+def deck_mask(options: Options) -> int:
+    """deck_indices() as a bit set over the canonical index (a round checks every card named
+    against it: a shift and a mask, where a set lookup hashes a boxed integer)."""
+    found = _DECK_MASKS.get(options.bonus_cards)
     if found is None:
-        found = _DECK_SETS[options.bonus_cards] = frozenset(_deck_of(options.bonus_cards))
+        found = 0
+        for c in _deck_of(options.bonus_cards):
+            found |= 1 << c
+        _DECK_MASKS[options.bonus_cards] = found
     return found
 
 
-# per bonus_cards: the deck, and the deck as a set. Dicts rather than functools.cache: compiled code
+# per bonus_cards: the deck, and the deck as a bit set. Dicts rather than functools.cache: compiled code
 # looks a dict up directly, and every seeded deal and every round asks
 _DECKS: Final[dict[tuple[int, ...], tuple[int, ...]]] = memo({})
-_DECK_SETS: Final[dict[tuple[int, ...], frozenset[int]]] = memo({})
+_DECK_MASKS: Final[dict[tuple[int, ...], int]] = memo({})
 
 
 def _deck_of(bonus_cards: tuple[int, ...]) -> tuple[int, ...]:

@@ -38,11 +38,14 @@ _SKIP: Final = tuple(Action("skip", seat) for seat in _SEATS)
 _BOMB: Final = tuple(tuple(Action("bomb", seat, month=m) for m in range(13)) for seat in _SEATS)
 _SHAKE: Final = tuple(tuple(Action("shake", seat, month=m) for m in range(13)) for seat in _SEATS)
 _CHONGTONG: Final = tuple(tuple(Action("chongtong", seat, month=m) for m in range(13)) for seat in _SEATS)
-#: a play naming the table card it takes (R-TWO-MATCH-CHOICE), by (seat, card, table card), with and without a shake
-_SAME_MONTH: Final = [(c, t) for c in range(len(CARD_ID)) for t in range(len(CARD_ID)) if c != t and MONTH[c] and MONTH[c] == MONTH[t]]
-_PLAY_TAKE: Final = {(seat, c, t): Action("play", seat, CARD_ID[c], CARD_ID[t]) for seat in _SEATS for c, t in _SAME_MONTH}
+#: a play naming the table card it takes (R-TWO-MATCH-CHOICE), with and without a shake, by the
+#: key (seat * _N + card) * _N + table card: an integer, which compiled code looks up without
+#: building and hashing a tuple
+_N: Final = len(CARD_ID)
+_SAME_MONTH: Final = [(c, t) for c in range(_N) for t in range(_N) if c != t and MONTH[c] and MONTH[c] == MONTH[t]]
+_PLAY_TAKE: Final = {(seat * _N + c) * _N + t: Action("play", seat, CARD_ID[c], CARD_ID[t]) for seat in _SEATS for c, t in _SAME_MONTH}
 _PLAY_TAKE_SHAKE: Final = {
-    (seat, c, t): Action("play", seat, CARD_ID[c], CARD_ID[t], None, True) for seat in _SEATS for c, t in _SAME_MONTH
+    (seat * _N + c) * _N + t: Action("play", seat, CARD_ID[c], CARD_ID[t], None, True) for seat in _SEATS for c, t in _SAME_MONTH
 }
 
 #: which actions answer which decision, and the method that applies each (R-TURN)
@@ -119,10 +122,12 @@ class Legal(DealTime):
             if must and not on:
                 continue
             if len(on) == 2 and at_play and month not in stacks and not equivalent(on[0], on[1]):
-                for t in sorted(on):
-                    out.append(_PLAY_TAKE[seat, c, t])
+                low, high = (on[0], on[1]) if on[0] < on[1] else (on[1], on[0])
+                key = (seat * _N + c) * _N
+                for t in (low, high):
+                    out.append(_PLAY_TAKE[key + t])
                     if shake_with_play and month in shakes:
-                        out.append(_PLAY_TAKE_SHAKE[seat, c, t])
+                        out.append(_PLAY_TAKE_SHAKE[key + t])
             else:
                 out.append(plays[c])
                 if shake_with_play and month in shakes:
@@ -152,7 +157,7 @@ class Legal(DealTime):
             and not equivalent(on[0], on[1])
             and self.o.two_match_choice_timing == "at_play"
         ):
-            return [_PLAY_TAKE[seat, card, t] for t in sorted(on)]
+            return [_PLAY_TAKE[(seat * _N + card) * _N + t] for t in sorted(on)]
         return [_PLAY[seat][card]]
 
     def _chongtong_months(self, seat: int) -> list[int]:
@@ -204,7 +209,7 @@ class Legal(DealTime):
         index = INDEX_OF.get(card_id or "")
         if index is None:
             raise Rejection("unknown_card", f"{card_id!r} is not a card id of spec/deck.yaml")
-        if index not in self.deck_set:
+        if not self.deck_mask >> index & 1:
             raise Rejection("unknown_card", f"{card_id} is not a card of this ruleset's deck (bonus_cards = {list(self.o.bonus_cards)})")
         return index
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from reference_impl._deal import Deal, DealtCards, PlayerState, check_deal, deck_set
+from reference_impl._deal import Deal, DealtCards, PlayerState, check_deal, deck_mask
 from reference_impl._events import NO_DATA, Event
 from reference_impl._scoring import Breakdown, best_breakdown, tally_best_base
 from reference_impl._seat import SeatState
@@ -168,7 +168,7 @@ class RoundState:
             self.dealt_fours = tuple(
                 tuple(m for m in range(1, 13) if counts[m] == 4) for counts in (self._month_counts(seat) for seat in range(self.n))
             )
-        self.deck_set = deck_set(o)
+        self.deck_mask = deck_mask(o)
         self.opponents = _OPPONENTS[self.n]
         self.settlement: Settlement | None = None
         self.decision: Decision = TURN
@@ -195,7 +195,7 @@ class RoundState:
         self.stock = other.stock[:]
         self.seats = [p.copy() for p in other.seats]
         self.dealt_fours = other.dealt_fours
-        self.deck_set, self.nagari_streak, self.carried_multiplier = other.deck_set, other.nagari_streak, other.carried_multiplier
+        self.deck_mask, self.nagari_streak, self.carried_multiplier = other.deck_mask, other.nagari_streak, other.carried_multiplier
         self.turn_no = other.turn_no
         self.opponents = other.opponents
         self.settlement, self.decision = other.settlement, other.decision
