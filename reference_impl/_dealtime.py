@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from reference_impl._settlement import Settlement, fixed_points, settle_fixed, settle_void
-from reference_impl._state import IS_BONUS, MONTH, RoundState
+from reference_impl._state import FIRST_BONUS, MONTH, RoundState
 
 #: the clause of a round voided at the deal, by the kind of void (R-REDEAL, R-NAGARI)
 _VOID_CLAUSE: Final = {"redeal": "R-REDEAL", "nagari": "R-NAGARI"}
@@ -34,9 +34,14 @@ class DealTime(RoundState):
 
     def _lay_table(self, layout: list[int]) -> None:
         """R-DEAL-BONUS: a bonus card dealt to the table goes to the dealer and is replaced from the stock."""
-        while any(IS_BONUS[c] for c in layout):
-            pos = next(k for k, c in enumerate(layout) if IS_BONUS[c])
+        # the first bonus card in dealing order each time (a replacement may be one too); a loop
+        # rather than any() and next() over generators: compiled, a generator is an object of its own
+        pos = 0
+        while pos < len(layout):
             bonus = layout[pos]
+            if bonus < FIRST_BONUS:
+                pos += 1
+                continue
             self._gain(self.dealer, [bonus])
             if self.stock:
                 layout[pos] = self.stock.pop()
@@ -44,8 +49,9 @@ class DealTime(RoundState):
             else:
                 del layout[pos]
                 self._emit("table_bonus", self.dealer, (bonus,), ("R-DEAL-BONUS",))
+        table = self.table
         for c in layout:
-            self.table[MONTH[c]].append(c)
+            table[MONTH[c]].append(c)
 
     def _table_fours(self) -> Settlement | None:
         """R-TABLE-FOUR: a month's four cards on the table, handled per table_four_of_month: the

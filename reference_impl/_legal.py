@@ -15,9 +15,9 @@ from reference_impl._state import (
     CARD_ID,
     CHOOSE_FLIP,
     CHOOSE_HAND,
+    FIRST_BONUS,
     GO_STOP,
     INDEX_OF,
-    IS_BONUS,
     MONTH,
     NONE,
     TURN,
@@ -96,7 +96,7 @@ class Legal(DealTime):
         # rare hand with three of a month (a shake or a bomb)
         once = twice = thrice = four = bonus = 0
         for c in hand:
-            if IS_BONUS[c]:
+            if c >= FIRST_BONUS:
                 bonus += 1
                 continue
             bit = 1 << MONTH[c]
@@ -115,7 +115,7 @@ class Legal(DealTime):
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
         for c in hand:
-            if IS_BONUS[c]:
+            if c >= FIRST_BONUS:
                 continue
             month = MONTH[c]
             on = table[month]
@@ -139,7 +139,7 @@ class Legal(DealTime):
         if shakes and o.shake_declaration == "any_own_turn_start":
             out.extend(_SHAKE[seat][m] for m in shakes)
         if bonus and (self.stock or not ordinary):
-            out.extend(_BONUS[seat][c] for c in hand if IS_BONUS[c])
+            out.extend(_BONUS[seat][c] for c in hand if c >= FIRST_BONUS)
         if four and o.hand_chongtong == "instant_win_or_continue":
             out.extend(_CHONGTONG[seat][m] for m in self._chongtong_months(seat))
         if o.dual_role_mode == "owner_one_way_to_junk":
@@ -148,7 +148,7 @@ class Legal(DealTime):
 
     def _forced_actions(self, seat: int, card: int) -> list[Action]:
         """R-BONUS-HAND (must_play_replacement): the replacement is this turn's hand card."""
-        if IS_BONUS[card]:
+        if card >= FIRST_BONUS:
             return [_BONUS[seat][card]]
         on = self.table[MONTH[card]]
         if (
@@ -175,7 +175,7 @@ class Legal(DealTime):
         return [_DUAL[seat][c] for c in dual_cards_in(p.captured, self.o) if c not in p.dual_junk]
 
     def _matching(self, seat: int) -> bool:
-        return any(self.table[MONTH[c]] for c in self.seats[seat].hand if not IS_BONUS[c])
+        return any(self.table[MONTH[c]] for c in self.seats[seat].hand if c < FIRST_BONUS)
 
     def _bomb_months(self, seat: int, counts: list[int] | None = None) -> list[int]:
         """R-BOMB, R-BOMB-TWO: months the player may bomb now."""
@@ -271,7 +271,7 @@ class Legal(DealTime):
         seat = self.to_act
         c = self._hand_card(a.card)
         self._check_forced(c)
-        if IS_BONUS[c]:  # R-NO-BONUS-MATCH
+        if c >= FIRST_BONUS:  # R-NO-BONUS-MATCH
             raise Rejection("bonus_not_allowed", f"{a.card} is a bonus card: it is played with a 'bonus' action and never matches")
         month = MONTH[c]
         on = self.table[month]
@@ -314,7 +314,7 @@ class Legal(DealTime):
         if self.seats[seat].skip_credits <= 0:
             raise Rejection("no_skip_credit", f"seat {seat} holds no skip credit")
         hand = self.seats[seat].hand
-        if hand and all(IS_BONUS[c] for c in hand):
+        if hand and all(c >= FIRST_BONUS for c in hand):
             raise Rejection("must_play_bonus", "only bonus cards are left in hand: one must be played (R-BONUS-HAND)")
 
     def _check_shake(self, a: Action) -> int:
@@ -329,9 +329,9 @@ class Legal(DealTime):
         """R-BONUS-HAND: the bonus card played from hand."""
         c = self._hand_card(a.card)
         self._check_forced(c)
-        if not IS_BONUS[c]:
+        if c < FIRST_BONUS:
             raise Rejection("bonus_not_allowed", f"{a.card} is not a bonus card")
-        if not self.stock and not all(IS_BONUS[h] for h in self.seats[self.to_act].hand):
+        if not self.stock and not all(h >= FIRST_BONUS for h in self.seats[self.to_act].hand):
             # without a replacement the hand action must still be made with an ordinary card
             raise Rejection("bonus_not_allowed", f"{a.card}: the stock is empty and the hand holds an ordinary card (R-BONUS-HAND)")
         return c

@@ -26,6 +26,11 @@ NONE: Final[Decision] = "none"
 _CARDS = deck().cards
 MONTH: Final = tuple(c.month for c in _CARDS)
 IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
+#: the extra (bonus) cards come last in the canonical order (spec/deck.yaml): a card is a bonus card
+#: when its index is FIRST_BONUS or more, a comparison where IS_BONUS[c] is a lookup in a tuple
+FIRST_BONUS: Final = IS_BONUS.index(True)
+if tuple(c >= FIRST_BONUS for c in range(len(IS_BONUS))) != IS_BONUS:
+    raise RuntimeError("spec/deck.yaml: the bonus cards must come last in the canonical order")
 _CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
 CARD_ID: Final = tuple(c.id for c in _CARDS)
 INDEX_OF: Final = {c.id: c.index for c in _CARDS}

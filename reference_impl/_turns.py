@@ -5,7 +5,7 @@ running out (R-FLIP, R-MATCH, R-PPEOK, R-STACK-CAPTURE, R-SWEEP, R-GO-WHEN, R-NA
 from __future__ import annotations
 
 from reference_impl._settlement import fixed_points, settle_fixed, settle_point_count, settle_stop, settle_void, void_multiplier
-from reference_impl._state import _MATCH, CHOOSE_FLIP, CHOOSE_HAND, FLIP_EVENTS, GO_STOP, IS_BONUS, MONTH, TURN, _ids, _Turn, equivalent
+from reference_impl._state import _MATCH, CHOOSE_FLIP, CHOOSE_HAND, FIRST_BONUS, FLIP_EVENTS, GO_STOP, MONTH, TURN, _ids, _Turn, equivalent
 from reference_impl._steals import Steals
 
 
@@ -29,7 +29,7 @@ class Turns(Steals):
         """R-FLIP, R-BONUS-FLIP: turn up stock cards until an ordinary card comes."""
         while self.stock:
             c = self.stock.pop()
-            if IS_BONUS[c]:
+            if c >= FIRST_BONUS:
                 ctx.flip_bonus.append(c)
                 self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), {"source": "flip"})
                 if self.o.bonus_steal:
