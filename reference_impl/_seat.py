@@ -20,8 +20,9 @@ _new: Final = tuple.__new__
 
 
 class SeatState:
-    """The mutable state of one seat during a round. Cards are canonical indices; `hand` and
-    `captured` are kept sorted, `tally` in step with `captured` (RoundState._gain, _lose)."""
+    """The mutable state of one seat during a round. Cards are canonical indices; `hand` is kept
+    sorted, `captured` in the order captured (sorted when shown or frozen), `tally` in step with
+    `captured` (RoundState._gain, _lose)."""
 
     __slots__ = (
         "bombs",
@@ -73,7 +74,7 @@ class SeatState:
         return _new(  # Seat(...) with every field given, minus the named tuple's argument parsing
             Seat,
             (
-                tuple(self.captured),
+                tuple(sorted(self.captured)),
                 self.gos,
                 self.first_go_turn,
                 tuple(self.shaken_months),

@@ -64,9 +64,13 @@ def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
     if len(cards) == 1:  # most events carry one card: its id tuple is built once
         return _ONE_ID[cards[0]]
     # narrowed to one type per branch: over the union, compiled code indexes and iterates
-    # through the generic object protocol
+    # through the generic object protocol; two cards (a capture's pair) without a list between
     if isinstance(cards, list):
+        if len(cards) == 2:
+            return (CARD_ID[cards[0]], CARD_ID[cards[1]])
         return tuple([CARD_ID[c] for c in cards])
+    if len(cards) == 2:
+        return (CARD_ID[cards[0]], CARD_ID[cards[1]])
     return tuple([CARD_ID[c] for c in cards])
 
 
@@ -265,10 +269,10 @@ class RoundState:
         return tally_best_base(p.tally, self.o, p.dual_junk)
 
     def _gain(self, seat: int, cards: list[int]) -> None:
-        """Cards join a captured pile (kept sorted by canonical index) and its tally."""
+        """Cards join a captured pile (in the order captured: sorted only where it is shown or
+        frozen, as scoring reads the tally) and its tally."""
         p = self.seats[seat]
         p.captured.extend(cards)
-        p.captured.sort()
         p.tally.add_all(cards)
 
     def _lose(self, seat: int, card: int) -> None:
@@ -361,7 +365,7 @@ class RoundState:
             "table": list(_ids(sorted(c for month in self.table for c in month))),
             "stacks": stacks,
             "stock": list(_ids(list(reversed(self.stock)))),
-            "captured": [list(_ids(p.captured)) for p in self.seats],
+            "captured": [list(_ids(sorted(p.captured))) for p in self.seats],
             "players": [p.to_json() for p in self.seats],
             "nagari_streak": self.nagari_streak,
         }

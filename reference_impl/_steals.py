@@ -63,7 +63,7 @@ class Steals(Legal):
         pile = self.seats[giver].captured
         eligible: list[int] = []
         unit_of: dict[int, int] = {}
-        for c in pile:  # sorted by index, as the pile is
+        for c in pile:  # in the order captured: `eligible` is sorted below
             if IS_JUNK[c]:
                 eligible.append(c)
                 unit_of[c] = UNITS[c]

@@ -228,12 +228,14 @@ class Turns(Steals):
     def _first_turn_awards(self, ctx: _Turn) -> None:
         """R-FIRST-TURN-AWARD: paid at once by each opponent, outside the score and every multiplier."""
         o = self.o
-        for kind, setting, made in (("ppeok", o.first_ppeok_award, ctx.made_ppeok), ("ttadak", o.first_ttadak_award, ctx.made_ttadak)):
-            points = fixed_points(o, setting)
-            if made and points > 0:
-                for payer in self._others(ctx.actor):
-                    self.side_payments.append((payer, ctx.actor, points))
-                self._emit("award", ctx.actor, (), ("R-FIRST-TURN-AWARD",), {"reason": f"first_{kind}", "points": points})
+        self._award(ctx.actor, "first_ppeok", fixed_points(o, o.first_ppeok_award), ctx.made_ppeok)
+        self._award(ctx.actor, "first_ttadak", fixed_points(o, o.first_ttadak_award), ctx.made_ttadak)
+
+    def _award(self, actor: int, reason: str, points: int, made: bool) -> None:
+        if made and points > 0:
+            for payer in self._others(actor):
+                self.side_payments.append((payer, actor, points))
+            self._emit("award", actor, (), ("R-FIRST-TURN-AWARD",), {"reason": reason, "points": points})
 
     def _check_sweep(self, ctx: _Turn) -> None:
         """R-SWEEP: checked on the table as it stands at the end of the turn."""
@@ -275,7 +277,7 @@ class Turns(Steals):
                 self.stack_bonus.clear()
                 self._gain(self.last_actor, left)
                 self._emit("leftover", self.last_actor, sorted(left), ("R-PC-LEFTOVER",))
-            self._end(settle_point_count([p.captured for p in self.seats], o))
+            self._end(settle_point_count([sorted(p.captured) for p in self.seats], o))
             return
         callers = [s for s, p in enumerate(self.seats) if p.gos > 0]
         if callers and o.deck_exhausted_after_go == "last_go_caller_wins":
