@@ -38,15 +38,28 @@ _SKIP: Final = tuple(Action("skip", seat) for seat in _SEATS)
 _BOMB: Final = tuple(tuple(Action("bomb", seat, month=m) for m in range(13)) for seat in _SEATS)
 _SHAKE: Final = tuple(tuple(Action("shake", seat, month=m) for m in range(13)) for seat in _SEATS)
 _CHONGTONG: Final = tuple(tuple(Action("chongtong", seat, month=m) for m in range(13)) for seat in _SEATS)
-#: a play naming the table card it takes (R-TWO-MATCH-CHOICE), with and without a shake, by the
-#: key (seat * _N + card) * _N + table card: an integer, which compiled code looks up without
-#: building and hashing a tuple
+#: a play naming the table card it takes (R-TWO-MATCH-CHOICE), with and without a shake, at
+#: (seat * _N + card) * _N + table card: a flat tuple, indexed natively where a dict hashes a key.
+#: Only cards of the same month are ever looked up: the other places hold a placeholder
 _N: Final = len(CARD_ID)
-_SAME_MONTH: Final = [(c, t) for c in range(_N) for t in range(_N) if c != t and MONTH[c] and MONTH[c] == MONTH[t]]
-_PLAY_TAKE: Final = {(seat * _N + c) * _N + t: Action("play", seat, CARD_ID[c], CARD_ID[t]) for seat in _SEATS for c, t in _SAME_MONTH}
-_PLAY_TAKE_SHAKE: Final = {
-    (seat * _N + c) * _N + t: Action("play", seat, CARD_ID[c], CARD_ID[t], None, True) for seat in _SEATS for c, t in _SAME_MONTH
-}
+_UNUSED: Final = Action("play", 0)
+
+
+def _play_takes(shake: bool) -> tuple[Action, ...]:
+    return tuple(
+        [
+            Action("play", seat, CARD_ID[c], CARD_ID[t], None, shake) if c != t and MONTH[c] and MONTH[c] == MONTH[t] else _UNUSED
+            for seat in _SEATS
+            for c in range(_N)
+            for t in range(_N)
+        ]
+    )
+
+
+_PLAY_TAKE: Final = _play_takes(False)
+_PLAY_TAKE_SHAKE: Final = _play_takes(True)
+#: no month (a hand without three of a month has no shake); never changed
+_NO_MONTHS: Final[list[int]] = []
 
 #: which actions answer which decision, and the method that applies each (R-TURN)
 HANDLERS: Final = {
@@ -71,20 +84,27 @@ class Legal(DealTime):
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a canonical order."""
         seat = self.to_act
-        if self.decision == NONE:
+        decision = self.decision
+        if decision == TURN:  # the commonest first
+            return self._turn_actions(seat)
+        if decision == NONE:
             return []
-        if self.decision in (CHOOSE_HAND, CHOOSE_FLIP):
-            assert self.ctx is not None
-            month = self.ctx.month if self.decision == CHOOSE_HAND else MONTH[self.ctx.flip or 0]
-            takes = _TAKE[seat]
-            return [takes[c] for c in sorted(self.table[month])]
-        out: list[Action] = []
-        if self.decision == GO_STOP:
+        if decision == GO_STOP:
+            out: list[Action] = []
             if not self._go_forced_stop(seat):
                 out.append(_GO[seat])
             out.append(_STOP[seat])
             out.extend(self._dual_actions(seat))
             return out
+        assert self.ctx is not None  # choose_hand_match or choose_flip_match
+        month = self.ctx.month if decision == CHOOSE_HAND else MONTH[self.ctx.flip or 0]
+        takes = _TAKE[seat]
+        return [takes[c] for c in sorted(self.table[month])]
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        """The actions of a turn decision (R-TURN): plays, bombs, a skip, shakes, bonus cards,
+        chongtong, dual cards moved to junk."""
+        out: list[Action] = []
         o = self.o
         me = self.seats[seat]
         hand = me.hand
@@ -109,8 +129,7 @@ class Legal(DealTime):
             else:
                 once |= bit
         ordinary = len(hand) - bonus
-        counts = self._month_counts(seat) if thrice else []
-        shakes = self._shake_months(seat, counts) if thrice else []
+        shakes = self._shake_months(seat, self._month_counts(seat)) if thrice else _NO_MONTHS
         shake_with_play = bool(shakes) and o.shake_declaration == "with_triple_card_play"
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
@@ -124,16 +143,21 @@ class Legal(DealTime):
             if len(on) == 2 and at_play and month not in stacks and not equivalent(on[0], on[1]):
                 low, high = (on[0], on[1]) if on[0] < on[1] else (on[1], on[0])
                 key = (seat * _N + c) * _N
-                for t in (low, high):
-                    out.append(_PLAY_TAKE[key + t])
-                    if shake_with_play and month in shakes:
-                        out.append(_PLAY_TAKE_SHAKE[key + t])
+                shake = shake_with_play and month in shakes
+                out.append(_PLAY_TAKE[key + low])
+                if shake:
+                    out.append(_PLAY_TAKE_SHAKE[key + low])
+                out.append(_PLAY_TAKE[key + high])
+                if shake:
+                    out.append(_PLAY_TAKE_SHAKE[key + high])
             else:
                 out.append(plays[c])
                 if shake_with_play and month in shakes:
                     out.append(_PLAY_SHAKE[seat][c])
         if thrice or (twice and o.two_card_bomb != "off"):
-            out.extend(_BOMB[seat][m] for m in self._bomb_months(seat, counts or self._month_counts(seat)))
+            bombs = _BOMB[seat]
+            for m in self._bomb_months(seat):  # a loop, not extend(generator): compiled, a generator is an object
+                out.append(bombs[m])
         if me.skip_credits > 0 and (ordinary or not hand):
             out.append(_SKIP[seat])
         if shakes and o.shake_declaration == "any_own_turn_start":

@@ -31,7 +31,16 @@ IS_BONUS: Final = tuple(c.kind == BONUS for c in _CARDS)
 FIRST_BONUS: Final = IS_BONUS.index(True)
 if tuple(c >= FIRST_BONUS for c in range(len(IS_BONUS))) != IS_BONUS:
     raise RuntimeError("spec/deck.yaml: the bonus cards must come last in the canonical order")
-_CLASS: Final = tuple((c.kind, c.units, c.roles) for c in _CARDS)
+
+
+def _classes() -> tuple[int, ...]:
+    """Per card, its class (kind, units and roles) as the index of the first card of that class:
+    equal numbers, equivalent cards (compared natively, where the triples compare field by field)."""
+    first: dict[tuple[str, int, frozenset[str]], int] = {}
+    return tuple([first.setdefault((c.kind, c.units, c.roles), c.index) for c in _CARDS])
+
+
+_CLASS: Final = _classes()
 CARD_ID: Final = tuple(c.id for c in _CARDS)
 INDEX_OF: Final = {c.id: c.index for c in _CARDS}
 
