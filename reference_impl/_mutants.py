@@ -685,7 +685,7 @@ def _flip_bonus_not_buried() -> list[Patch]:
         month = ctx.month
         if ctx.made_ppeok and month in self.stack_owner and kept:
             self.stack_bonus[month] = [b for b in self.stack_bonus.get(month, []) if b not in kept]
-            ctx.flip_bonus = kept
+            ctx.flip_bonus = tuple(kept)
 
     return [(round_mod.Round, "_ppeok", ppeok)]
 

@@ -315,7 +315,7 @@ def _flipped_bonus_ends_flip() -> list[Patch]:
         if self.stock:
             c = self.stock.pop()
             if _IS_BONUS[c]:
-                ctx.flip_bonus.append(c)
+                ctx.flip_bonus = (*ctx.flip_bonus, c)
                 self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), {"source": "flip"})
                 if self.o.bonus_steal:
                     self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(ctx.actor)))

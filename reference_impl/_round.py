@@ -126,9 +126,9 @@ class Round(Turns):
             ctx = _Turn(seat, "stack", month, c)
             self._capture_stack(ctx, month, extra=c)
         elif len(on) == 1:
-            ctx = _Turn(seat, "pair", month, c, pair=[on[0]])
+            ctx = _Turn(seat, "pair", month, c, (on[0],))
         else:
-            ctx = _Turn(seat, "pair2", month, c, pair=sorted(on))
+            ctx = _Turn(seat, "pair2", month, c, (on[0], on[1]) if on[0] < on[1] else (on[1], on[0]))
             if equivalent(on[0], on[1]):
                 ctx.hand_take = min(on)  # R-TWO-MATCH-CHOICE: equivalent cards, the lower index, whatever was named
             elif take >= 0:

@@ -90,7 +90,9 @@ def equivalent(a: int, b: int) -> bool:
 
 class _Turn:
     """Work in progress of one turn (a turn may pause for a choose_* decision). A plain class with
-    its lists made in __init__: a dataclass's default factories cost a call each, every turn."""
+    its lists made in __init__: a dataclass's default factories cost a call each, every turn. What
+    most turns leave empty (the table cards paired, flipped bonus cards, extra clauses) are tuples,
+    empty without an allocation."""
 
     __slots__ = (
         "actor",
@@ -110,27 +112,27 @@ class _Turn:
         "trace",
     )
 
-    def __init__(self, actor: int, mode: str, month: int = 0, hand: int | None = None, pair: list[int] | None = None) -> None:
+    def __init__(self, actor: int, mode: str, month: int = 0, hand: int | None = None, pair: tuple[int, ...] = ()) -> None:
         self.actor = actor
         self.mode = mode  # discard | pair | pair2 | stack | bomb | skip
         self.month = month
         self.hand = hand
-        self.pair: list[int] = pair if pair is not None else []
+        self.pair = pair  # the table cards of the hand card's month, in index order
         self.hand_take: int | None = None
         self.flip: int | None = None
         self.flip_take: int | None = None
-        self.flip_bonus: list[int] = []
+        self.flip_bonus: tuple[int, ...] = ()
         self.captures: list[int] = []
         self.round_last = False
         self.actor_last = False
         self.made_ppeok = False
         self.made_ttadak = False
-        self.trace: list[str] = []  # extra clauses for the turn's capture event
+        self.trace: tuple[str, ...] = ()  # extra clauses for the turn's capture event
 
     def copy(self) -> _Turn:
-        new = _Turn(self.actor, self.mode, self.month, self.hand, self.pair[:])
+        new = _Turn(self.actor, self.mode, self.month, self.hand, self.pair)
         new.hand_take, new.flip, new.flip_take = self.hand_take, self.flip, self.flip_take
-        new.flip_bonus, new.captures, new.trace = self.flip_bonus[:], self.captures[:], self.trace[:]
+        new.flip_bonus, new.captures, new.trace = self.flip_bonus, self.captures[:], self.trace
         new.round_last, new.actor_last = self.round_last, self.actor_last
         new.made_ppeok, new.made_ttadak = self.made_ppeok, self.made_ttadak
         return new

@@ -30,7 +30,7 @@ class Turns(Steals):
         while self.stock:
             c = self.stock.pop()
             if c >= FIRST_BONUS:
-                ctx.flip_bonus.append(c)
+                ctx.flip_bonus = (*ctx.flip_bonus, c)
                 self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), {"source": "flip"})
                 if self.o.bonus_steal:
                     self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(ctx.actor)))
@@ -140,12 +140,12 @@ class Turns(Steals):
             else:  # capture_pair_leave_drawn: no ppeok is made
                 self.table[month] = [f]
                 ctx.captures.extend((ctx.hand, pair))
-                ctx.trace.append("R-FINAL-PPEOK")
+                ctx.trace = (*ctx.trace, "R-FINAL-PPEOK")
             return
         self.table[month] = sorted(three)
         self.stack_owner[month] = actor
         joined = list(ctx.flip_bonus)
-        ctx.flip_bonus = []
+        ctx.flip_bonus = ()
         if o.bonus_joins_ppeok == "all_bonus_this_turn":
             for b in self.turn_bonus:
                 self._lose(actor, b)
@@ -183,14 +183,14 @@ class Turns(Steals):
         """End of a turn: captures, sweep, final-turn exemptions, steals, three ppeok, Go/Stop."""
         o = self.o
         actor = ctx.actor
-        taken = ctx.captures + ctx.flip_bonus if ctx.flip_bonus else ctx.captures  # the captures are not changed below
+        taken = [*ctx.captures, *ctx.flip_bonus] if ctx.flip_bonus else ctx.captures  # the captures are not changed below
         # R-FINAL-TURN: under each_player_last_hand_card "the round's last turn is final as well"
         final = ctx.round_last if o.final_turn_scope == "round_final_turn" else ctx.round_last or ctx.actor_last
         if taken:
             self._gain(actor, taken)
             point_count = o.scoring_system == "point_count"
             if final:
-                ctx.trace.append("R-FINAL-TURN")
+                ctx.trace = (*ctx.trace, "R-FINAL-TURN")
             clauses = ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace) if point_count or ctx.trace else _MATCH
             self._emit("capture", actor, sorted(taken), clauses)
         self._check_sweep(ctx)
