@@ -58,8 +58,6 @@ def _play_takes(shake: bool) -> tuple[Action, ...]:
 
 _PLAY_TAKE: Final = _play_takes(False)
 _PLAY_TAKE_SHAKE: Final = _play_takes(True)
-#: no month (a hand without three of a month has no shake); never changed
-_NO_MONTHS: Final[list[int]] = []
 
 #: which actions answer which decision, and the method that applies each (R-TURN)
 HANDLERS: Final = {
@@ -129,7 +127,8 @@ class Legal(DealTime):
             else:
                 once |= bit
         ordinary = len(hand) - bonus
-        shakes = self._shake_months(seat, self._month_counts(seat)) if thrice else _NO_MONTHS
+        # without three of a month there is no shake: an empty tuple, with no allocation
+        shakes = tuple(self._shake_months(seat, self._month_counts(seat))) if thrice else ()
         shake_with_play = bool(shakes) and o.shake_declaration == "with_triple_card_play"
         at_play = o.two_match_choice_timing == "at_play"
         table, stacks, plays = self.table, self.stack_owner, _PLAY[seat]
