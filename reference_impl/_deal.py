@@ -55,7 +55,9 @@ class SplitMix64:
         if _NATIVE:
             b: i64 = bound
             hi, lo = self._step()
-            return ((hi % b) * ((1 << 32) % b) + lo) % b  # (hi * 2^32 + lo) mod b
+            # (hi * 2^32 + lo) mod b, as ((hi mod b) * 2^32 + lo) mod b: under 2^63 for a bound
+            # under 2^31 (a hand, a table, a deck: the draws are for bounds under 60)
+            return (((hi % b) << 32) + lo) % b
         # next(), inlined: a method call costs as much as the mixing
         z = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
