@@ -200,12 +200,12 @@ class Legal(DealTime):
     def _matching(self, seat: int) -> bool:
         return any(self.table[MONTH[c]] for c in self.seats[seat].hand if c < FIRST_BONUS)
 
-    def _bomb_months(self, seat: int, counts: list[int] | None = None) -> list[int]:
+    def _bomb_months(self, seat: int) -> list[int]:
         """R-BOMB, R-BOMB-TWO: months the player may bomb now."""
         o = self.o
         if not o.bomb_enabled:
             return []
-        counts = counts or self._month_counts(seat)
+        counts = self._month_counts(seat)
         two = o.two_card_bomb != "off"
         out = []
         for month, held in enumerate(counts):

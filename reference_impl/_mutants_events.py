@@ -104,11 +104,11 @@ def _two_card_without_bomb() -> list[Patch]:
     """bomb_enabled = false switches off the three-card bomb only: two-card bombs stay allowed."""
     original = round_mod.Round._bomb_months
 
-    def months(self: round_mod.Round, seat: int, counts: list[int] | None = None) -> list[int]:
+    def months(self: round_mod.Round, seat: int) -> list[int]:
         o = self.o
         if o.bomb_enabled or o.two_card_bomb == "off":
-            return original(self, seat, counts)
-        counts = counts or self._month_counts(seat)
+            return original(self, seat)
+        counts = self._month_counts(seat)
         return [m for m, held in enumerate(counts) if held == 2 and m not in self.stack_owner and len(self.table[m]) == 2]
 
     return [(round_mod.Round, "_bomb_months", months)]
