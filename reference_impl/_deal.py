@@ -53,11 +53,14 @@ class SplitMix64:
     def below(self, bound: int) -> int:
         """next() mod bound, as R-SHUFFLE specifies (the bias is part of the definition)."""
         if _NATIVE:
-            b: i64 = bound
             hi, lo = self._step()
-            # (hi * 2^32 + lo) mod b, as ((hi mod b) * 2^32 + lo) mod b: under 2^63 for a bound
-            # under 2^31 (a hand, a table, a deck: the draws are for bounds under 60)
-            return (((hi % b) << 32) + lo) % b
+            if bound < 0x80000000:  # every draw of a deal or a player (bounds under 60)
+                b: i64 = bound
+                # (hi * 2^32 + lo) mod b, as ((hi mod b) * 2^32 + lo) mod b: under 2^63 for b under 2^31
+                return (((hi % b) << 32) + lo) % b
+            high: int = hi  # a larger bound: on Python integers, which never overflow
+            low: int = lo
+            return ((high << 32) | low) % bound
         # next(), inlined: a method call costs as much as the mixing
         z = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF

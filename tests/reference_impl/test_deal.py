@@ -33,6 +33,10 @@ def _textbook(seed: int) -> Iterator[int]:
 
 _EDGE_SEEDS = [0, 1, (1 << 32) - 1, 1 << 32, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4A7C15]
 
+#: bounds past the compiled build's 32-bit-halves arithmetic (no deal or player draws them; a
+#: caller of the public SplitMix64 may)
+_LARGE_BOUNDS = (2**31 - 1, 2**31, 2**31 + 1, 2**40 + 7, 2**63 - 1, 2**64 + 3)
+
 
 def test_splitmix64_is_the_definition_over_many_seeds() -> None:
     """Both builds draw R-SHUFFLE's values (the compiled one computes them on 32-bit halves in
@@ -43,7 +47,7 @@ def test_splitmix64_is_the_definition_over_many_seeds() -> None:
     for seed in seeds:
         rng, expected = SplitMix64(seed), _textbook(seed)
         assert [rng.next() for _ in range(8)] == [next(expected) for _ in range(8)], seed
-        for bound in range(1, 61):
+        for bound in (*range(1, 61), *_LARGE_BOUNDS):
             assert rng.below(bound) == next(expected) % bound, (seed, bound)
         # the native path itself, whichever build runs this (the interpreted one draws otherwise)
         halves, again = SplitMix64(seed), _textbook(seed)
@@ -64,7 +68,7 @@ def test_both_paths_of_next_and_below_draw_the_definition(monkeypatch: pytest.Mo
     for seed in _EDGE_SEEDS + [spread.getrandbits(64) for _ in range(50)]:
         rng, expected = SplitMix64(seed), _textbook(seed)
         assert [rng.next() for _ in range(4)] == [next(expected) for _ in range(4)], seed
-        for bound in (1, 2, 3, 7, 12, 48, 52, 60):
+        for bound in (1, 2, 3, 7, 12, 48, 52, 60, *_LARGE_BOUNDS):
             assert rng.below(bound) == next(expected) % bound, (seed, bound)
 
 
