@@ -430,15 +430,23 @@ def dual_cards_in(pile: Collection[int], o: Options) -> list[int]:
     return [c for c in dual_indices(o) if c in pile]
 
 
-_NO_DUAL: Final[list[frozenset[int]]] = [frozenset()]
+def duals_held(held: int, o: Options) -> list[int]:
+    """dual_cards_in() of a pile given as a bit set (a tally's `held`)."""
+    return [c for c in dual_indices(o) if held & _BIT[c]]
+
+
+_ALLOCATIONS: Final[dict[tuple[int, ...], list[frozenset[int]]]] = memo({})
 
 
 def allocations(dual: list[int]) -> list[frozenset[int]]:
     """Every dual-role allocation in tie-break order (R-DUAL-ROLE): more animals first, then the
-    lower-index card kept as the animal."""
-    if not dual:  # most piles hold no dual-role card: one allocation, built once
-        return _NO_DUAL[:]
-    return [frozenset(combo) for size in range(len(dual) + 1) for combo in combinations(dual[::-1], size)]
+    lower-index card kept as the animal. Built once per set of dual cards (a ruleset has one or
+    two); the caller gets a list of its own."""
+    key = tuple(dual)
+    found = _ALLOCATIONS.get(key)
+    if found is None:
+        found = _ALLOCATIONS[key] = [frozenset(combo) for size in range(len(dual) + 1) for combo in combinations(dual[::-1], size)]
+    return found[:]
 
 
 def fixed_allocation(pile: Collection[int], o: Options, moved: Collection[int]) -> frozenset[int] | None:

@@ -81,6 +81,7 @@ class SeatState:
                 tuple(self.shake_factors),
                 tuple(self.bombs),
                 tuple(sorted(self.dual_junk)),
+                self.tally.copy(),
             ),
         )
 

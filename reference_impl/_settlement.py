@@ -12,7 +12,7 @@ from reference_impl._scoring import (
     Breakdown,
     Tally,
     allocations,
-    dual_cards_in,
+    duals_held,
     fixed_allocation,
     pc_card_points,
     pc_sets,
@@ -37,6 +37,9 @@ class Seat(NamedTuple):
     shake_factors: tuple[int, ...]  # per shake: 2, or 4 (shake_x4_months, four_in_hand_later)
     bombs: tuple[tuple[int, bool], ...]  # (month, carries the bomb multiplier)
     dual_junk: tuple[int, ...]
+    #: `captured` tallied (a copy of the seat state's tally, kept card by card during the round), so
+    #: that settlement does not tally the pile again; None: settlement tallies `captured`
+    tally: Tally | None = None
 
 
 class LoserLine(NamedTuple):
@@ -252,25 +255,31 @@ def _loser_baks(win: Breakdown, lose: Breakdown, loser_pile: Sequence[int], o: O
 def settle_stop(kind: Outcome, winner: int, seats: Sequence[Seat], streak: int, o: Options, extra: int = 1) -> Settlement:
     """R-SETTLE for a round won by a Stop (or by the last Go-caller when the stock ran out)."""
     best: Settlement | None = None
-    w_seat = seats[winner]
-    fixed = fixed_allocation(w_seat.captured, o, w_seat.dual_junk)
-    w_allocs = [fixed] if fixed is not None else allocations(dual_cards_in(w_seat.captured, o))
-    w_tally = Tally(w_seat.captured)
+    best_paid = 0
+    w_tally, w_allocs = _tally_allocations(seats[winner], o)
     # each loser's scores under each of their allocations do not depend on the winner's: once
     scores = {seat: _allocated_scores(seats[seat], o) for seat in _others(winner, len(seats))}
     for alloc in w_allocs:
         candidate = _settle_with(kind, winner, seats, streak, o, tally_breakdown(w_tally, o, alloc), extra, scores)
-        if best is None or sum(p for _, _, p in candidate.payments) > sum(p for _, _, p in best.payments):
-            best = candidate
+        paid = 0
+        for payment in candidate.payments:
+            paid += payment[2]
+        if best is None or paid > best_paid:
+            best, best_paid = candidate, paid
     assert best is not None
     return best
 
 
+def _tally_allocations(seat: Seat, o: Options) -> tuple[Tally, list[frozenset[int]]]:
+    """The seat's pile tallied, and the dual-role allocations open to it (R-DUAL-ROLE)."""
+    tally = seat.tally if seat.tally is not None else Tally(list(seat.captured))
+    fixed = fixed_allocation(seat.captured, o, seat.dual_junk)
+    return tally, [fixed] if fixed is not None else allocations(duals_held(tally.held, o))
+
+
 def _allocated_scores(seat: Seat, o: Options) -> list[Breakdown]:
     """A loser's breakdown under each allocation open to them (R-DUAL-ROLE (3))."""
-    fixed = fixed_allocation(seat.captured, o, seat.dual_junk)
-    allocs = [fixed] if fixed is not None else allocations(dual_cards_in(seat.captured, o))
-    tally = Tally(seat.captured)
+    tally, allocs = _tally_allocations(seat, o)
     return [tally_breakdown(tally, o, alloc) for alloc in allocs]
 
 
@@ -310,17 +319,9 @@ def _settle_with(
         lines.append(_new(LoserLine, (seat, tuple(chosen[1]), chosen[0], chosen[0], False)))
     # R-GO-MULTI: every losing Go-caller is liable; the earliest first Go bears pay_for_all
     # an exempt loser (R-EMPTY-EXEMPT) is never liable: liability passes to the next caller, if any
-    callers = [line for line in lines if seats[line.seat].gos > 0 and not line.exempt]
-    if o.go_bak_mode in ("pay_for_all", "pay_for_all_doubled") and callers:
-        liable = min(callers, key=lambda line: (seats[line.seat].first_go_turn or 0, line.seat))
-        total = sum(line.amount for line in lines) * (2 if o.go_bak_mode == "pay_for_all_doubled" else 1)
-        lines = [
-            LoserLine(
-                line.seat, (*line.baks, "go_bak") if line is liable else line.baks, line.amount, total if line is liable else 0, line.exempt
-            )
-            for line in lines
-        ]
-    payments = tuple((line.seat, winner, line.pays) for line in lines if line.pays)
+    if o.go_bak_mode in ("pay_for_all", "pay_for_all_doubled"):
+        lines = _pay_for_all(lines, seats, o)
+    payments = tuple([(line.seat, winner, line.pays) for line in lines if line.pays])
     net = [0] * n
     for payer, payee, amount in payments:
         net[payer] -= amount
@@ -350,6 +351,23 @@ def _settle_with(
         clauses,
     )
     return _new(Settlement, fields)
+
+
+def _pay_for_all(lines: list[LoserLine], seats: Sequence[Seat], o: Options) -> list[LoserLine]:
+    """R-GO-MULTI (pay_for_all, pay_for_all_doubled): the liable Go-caller pays every loser's amount.
+    A function of its own: compiled, the key function of `min` would make every settlement build a
+    closure environment."""
+    callers = [line for line in lines if seats[line.seat].gos > 0 and not line.exempt]
+    if not callers:
+        return lines
+    liable = min(callers, key=lambda line: (seats[line.seat].first_go_turn or 0, line.seat))
+    total = sum(line.amount for line in lines) * (2 if o.go_bak_mode == "pay_for_all_doubled" else 1)
+    return [
+        LoserLine(
+            line.seat, (*line.baks, "go_bak") if line is liable else line.baks, line.amount, total if line is liable else 0, line.exempt
+        )
+        for line in lines
+    ]
 
 
 #: Settlement's fields in order, as `_settle_with` gives them all positionally

@@ -95,6 +95,9 @@ def test_frozen_is_what_settlement_reads() -> None:
         shake_factors=(2,),
         bombs=((9, True),),
         dual_junk=(frozen.dual_junk[0],),
+        tally=Tally([30, 31]),
     )
     seat.captured.append(40)
+    seat.tally.add_all([40])
     assert frozen.captured == (30, 31)  # a value, not a view
+    assert frozen.tally == Tally([30, 31])
