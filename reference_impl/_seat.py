@@ -21,7 +21,7 @@ _new: Final = tuple.__new__
 
 class SeatState:
     """The mutable state of one seat during a round. Cards are canonical indices; `hand` is kept
-    sorted, `captured` in the order captured (sorted when shown or frozen), `tally` in step with
+    sorted, `captured` in the order captured (sorted where it is shown), `tally` in step with
     `captured` (RoundState._gain, _lose)."""
 
     __slots__ = (
@@ -74,7 +74,7 @@ class SeatState:
         return _new(  # Seat(...) with every field given, minus the named tuple's argument parsing
             Seat,
             (
-                tuple(sorted(self.captured)),
+                tuple(self.captured),  # in the order captured: settlement reads no order (sorting cost 2 % of a round)
                 self.gos,
                 self.first_go_turn,
                 tuple(self.shaken_months),

@@ -280,8 +280,8 @@ class RoundState:
         return tally_best_base(p.tally, self.o, p.dual_junk)
 
     def _gain(self, seat: int, cards: list[int]) -> None:
-        """Cards join a captured pile (in the order captured: sorted only where it is shown or
-        frozen, as scoring reads the tally) and its tally."""
+        """Cards join a captured pile (in the order captured: sorted only where it is shown, as
+        scoring and settlement read the tally) and its tally."""
         p = self.seats[seat]
         p.captured.extend(cards)
         p.tally.add_all(cards)
