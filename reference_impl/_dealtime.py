@@ -110,8 +110,11 @@ class DealTime(RoundState):
             mode = o.multiple_chongtong
             if mode in ("redeal", "nagari"):
                 return settle_void(mode, self.n, ("R-CHONGTONG-MULTI", _VOID_CLAUSE[mode]))
-            if mode != "dealer_first_in_turn_order":
-                winner = max(holders, key=lambda h: h[1])[0]
+            if mode != "dealer_first_in_turn_order":  # higher_month: the first holder of the highest month
+                top = 0
+                for seat, month in holders:  # a loop, not max(key=lambda): compiled, every call would build a closure
+                    if month > top:
+                        winner, top = seat, month
             clauses = ("R-CHONGTONG", "R-CHONGTONG-MULTI")
         points = fixed_points(o, o.chongtong_points)
         return settle_fixed("chongtong", winner, points, self.n, self.nagari_streak, o, clauses, self.carried_multiplier)

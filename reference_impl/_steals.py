@@ -130,6 +130,13 @@ def choose_surrender(eligible: list[int], unit_of: dict[int, int], request: int,
             out.append(c)
             got += unit_of[c]
         return sorted(out)
+    return _least_over(eligible, unit_of, request)
+
+
+def _least_over(eligible: list[int], unit_of: dict[int, int], request: int) -> list[int]:
+    """giver_min_units: the fewest units of at least `request`, then the fewest cards, then the
+    lowest indices. A function of its own: compiled, its nested search would make every call of
+    choose_surrender build a closure environment, the commonest path included."""
     by_units: dict[int, list[int]] = {}
     for c in eligible:
         by_units.setdefault(unit_of[c], []).append(c)
