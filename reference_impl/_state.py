@@ -14,7 +14,7 @@ from reference_impl._events import NO_DATA, Event
 from reference_impl._scoring import Breakdown, best_breakdown, tally_best_base
 from reference_impl._seat import SeatState
 from reference_impl._settlement import Seat, Settlement, with_side_payments
-from spec import BONUS, Decision, EventKind, Options, Ruleset, deck, option_registry
+from spec import BONUS, Decision, EventKind, Options, Ruleset, deck, memo, option_registry
 
 # the decisions a round waits for (spec/vocabulary.yaml decisions; R-TURN, R-TWO-MATCH-CHOICE, R-GO-WHEN)
 TURN: Final[Decision] = "turn"
@@ -67,6 +67,20 @@ def _card_events(kind: EventKind, clauses: tuple[str, ...]) -> tuple[tuple[Event
 PLAY_EVENTS: Final = _card_events("play", _PLAY_CLAUSES)
 PLAY_EVENTS_POINT_COUNT: Final = _card_events("play", _PLAY_POINT_COUNT)
 FLIP_EVENTS: Final = _card_events("flip", ("R-FLIP",))
+
+#: R-MATCH: a pair captured with no other clause (half of a round's captures), per seat and ordered
+#: pair of cards, built the first time it is made
+_PAIR_CAPTURES: Final[dict[int, Event]] = memo({})
+
+
+def pair_capture(actor: int, low: int, high: int) -> Event:
+    """The event of `actor` capturing cards `low` < `high` under R-MATCH alone (an immutable value,
+    shared as PLAY_EVENTS are)."""
+    key = (actor * 64 + low) * 64 + high
+    found = _PAIR_CAPTURES.get(key)
+    if found is None:
+        found = _PAIR_CAPTURES[key] = Event("capture", actor, (CARD_ID[low], CARD_ID[high]), _MATCH)
+    return found
 
 
 def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:

@@ -5,7 +5,20 @@ running out (R-FLIP, R-MATCH, R-PPEOK, R-STACK-CAPTURE, R-SWEEP, R-GO-WHEN, R-NA
 from __future__ import annotations
 
 from reference_impl._settlement import fixed_points, settle_fixed, settle_point_count, settle_stop, settle_void, void_multiplier
-from reference_impl._state import _MATCH, CHOOSE_FLIP, CHOOSE_HAND, FIRST_BONUS, FLIP_EVENTS, GO_STOP, MONTH, TURN, _ids, _Turn, equivalent
+from reference_impl._state import (
+    _MATCH,
+    CHOOSE_FLIP,
+    CHOOSE_HAND,
+    FIRST_BONUS,
+    FLIP_EVENTS,
+    GO_STOP,
+    MONTH,
+    TURN,
+    _ids,
+    _Turn,
+    equivalent,
+    pair_capture,
+)
 from reference_impl._steals import Steals
 
 
@@ -191,11 +204,17 @@ class Turns(Steals):
             point_count = o.scoring_system == "point_count"
             if final:
                 ctx.trace = (*ctx.trace, "R-FINAL-TURN")
-            clauses = ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace) if point_count or ctx.trace else _MATCH
+            plain = not (point_count or ctx.trace)
             if len(taken) == 2:  # the commonest capture, a pair: ordered without sorted(), which costs ~1,900 instructions compiled
                 a, b = taken[0], taken[1]
-                self._emit("capture", actor, (a, b) if a < b else (b, a), clauses)
+                if b < a:
+                    a, b = b, a
+                if plain:
+                    self._out.append(pair_capture(actor, a, b))
+                else:
+                    self._emit("capture", actor, (a, b), ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace))
             else:
+                clauses = _MATCH if plain else ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace)
                 self._emit("capture", actor, sorted(taken), clauses)
         self._check_sweep(ctx)
         me = self.seats[actor]
