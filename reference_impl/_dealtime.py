@@ -92,7 +92,10 @@ class DealTime(RoundState):
         if o.hand_chongtong in ("ignore", "instant_win_or_continue"):
             return None
         holders: list[tuple[int, int]] = []
-        for seat in [(self.to_act + k) % self.n for k in range(self.n)]:
+        for k in range(self.n):
+            seat = (self.to_act + k) % self.n
+            if not self._has_four(seat):  # nearly every hand: no counts list, no loop over the months
+                continue
             counts = self._month_counts(seat)
             for month in range(1, 13):
                 if counts[month] == 4:

@@ -313,6 +313,24 @@ class RoundState:
             counts[MONTH[c]] += 1
         return counts
 
+    def _has_four(self, seat: int) -> bool:
+        """Whether the seat holds the four cards of a month (one native pass: month bit sets of
+        cards held once, twice, three times)."""
+        once = twice = thrice = 0
+        for c in self.seats[seat].hand:
+            if c >= FIRST_BONUS:
+                continue
+            bit = 1 << MONTH[c]
+            if thrice & bit:
+                return True
+            if twice & bit:
+                thrice |= bit
+            elif once & bit:
+                twice |= bit
+            else:
+                once |= bit
+        return False
+
     def _go_eligible(self, seat: int, base: int) -> bool:
         """R-GO-THRESHOLD, R-GO-RISE, for `base` = self._base(seat)."""
         if base < self.o.go_threshold:
