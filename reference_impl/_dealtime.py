@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from reference_impl._settlement import Settlement, fixed_points, settle_fixed, settle_void
-from reference_impl._state import FIRST_BONUS, MONTH, RoundState
+from reference_impl._state import FIRST_BONUS, MONTH, RoundState, month_sets
 
 #: the clause of a round voided at the deal, by the kind of void (R-REDEAL, R-NAGARI)
 _VOID_CLAUSE: Final = {"redeal": "R-REDEAL", "nagari": "R-NAGARI"}
@@ -94,7 +94,7 @@ class DealTime(RoundState):
         holders: list[tuple[int, int]] = []
         for k in range(self.n):
             seat = (self.to_act + k) % self.n
-            if not self._has_four(seat):  # nearly every hand: no counts list, no loop over the months
+            if not month_sets(self.seats[seat].hand)[2]:  # nearly every hand: no counts list, no loop over the months
                 continue
             counts = self._month_counts(seat)
             for month in range(1, 13):

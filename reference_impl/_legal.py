@@ -23,6 +23,7 @@ from reference_impl._state import (
     TURN,
     _ids,
     equivalent,
+    month_sets,
 )
 
 #: the actions with no more than a card, built once per seat and card: legal_actions lists them
@@ -109,23 +110,8 @@ class Legal(DealTime):
         if self.forced_card is not None:
             return self._forced_actions(seat, self.forced_card)
         must = o.must_match_if_possible and self._matching(seat)
-        # how many cards of a month the hand holds, as bit sets of months (held at least once,
-        # twice, three and four times) in one native loop: a counts list is built only for the
-        # rare hand with three of a month (a shake or a bomb)
-        once = twice = thrice = four = bonus = 0
-        for c in hand:
-            if c >= FIRST_BONUS:
-                bonus += 1
-                continue
-            bit = 1 << MONTH[c]
-            if thrice & bit:
-                four |= bit
-            elif twice & bit:
-                thrice |= bit
-            elif once & bit:
-                twice |= bit
-            else:
-                once |= bit
+        # a counts list is built only for the rare hand with three of a month (a shake or a bomb)
+        twice, thrice, four, bonus = month_sets(hand)
         ordinary = len(hand) - bonus
         # without three of a month there is no shake: an empty tuple, with no allocation
         shakes = tuple(self._shake_months(seat, self._month_counts(seat))) if thrice else ()

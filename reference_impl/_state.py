@@ -97,6 +97,27 @@ def _ids(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:
     return tuple([CARD_ID[c] for c in cards])
 
 
+def month_sets(hand: list[int]) -> tuple[int, int, int, int]:
+    """The months of `hand` as bit sets (1 << month) of those held at least twice, three times and
+    four times, and the number of bonus cards: one native pass where a counts list is a list to
+    build and read (R-SHAKE, R-BOMB and R-CHONGTONG look at these first)."""
+    once = twice = thrice = four = bonus = 0
+    for c in hand:
+        if c >= FIRST_BONUS:
+            bonus += 1
+            continue
+        bit = 1 << MONTH[c]
+        if thrice & bit:
+            four |= bit
+        elif twice & bit:
+            thrice |= bit
+        elif once & bit:
+            twice |= bit
+        else:
+            once |= bit
+    return twice, thrice, four, bonus
+
+
 def equivalent(a: int, b: int) -> bool:
     """R-TWO-MATCH-CHOICE: same kind, units and roles; the choice between them is not asked."""
     return _CLASS[a] == _CLASS[b]
@@ -312,24 +333,6 @@ class RoundState:
         for c in self.seats[seat].hand:
             counts[MONTH[c]] += 1
         return counts
-
-    def _has_four(self, seat: int) -> bool:
-        """Whether the seat holds the four cards of a month (one native pass: month bit sets of
-        cards held once, twice, three times)."""
-        once = twice = thrice = 0
-        for c in self.seats[seat].hand:
-            if c >= FIRST_BONUS:
-                continue
-            bit = 1 << MONTH[c]
-            if thrice & bit:
-                return True
-            if twice & bit:
-                thrice |= bit
-            elif once & bit:
-                twice |= bit
-            else:
-                once |= bit
-        return False
 
     def _go_eligible(self, seat: int, base: int) -> bool:
         """R-GO-THRESHOLD, R-GO-RISE, for `base` = self._base(seat)."""
