@@ -23,9 +23,12 @@ suite: $(STAMP)
 	$(BIN)/gostop-conformance run --engine "$(BIN)/gostop-reference --stdio" --quiet --report-dir reports
 	$(BIN)/gostop-reference check --rounds 200 --seed 1
 
-## the whole test suite
+## the whole test suite, on every core (pytest-xdist; a test file stays in one process, so that
+## its module fixtures are built once); PYTEST_JOBS=0 runs it in this process alone
+PYTEST_JOBS ?= auto
+XDIST := -n $(PYTEST_JOBS) --dist loadfile
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 ## the corpus: every clause cited and traced, every option value exercised, every scenario passing
 corpus-lint: $(STAMP)
@@ -84,7 +87,7 @@ COMPILED_TESTS := tests/conformance/test_corpus.py tests/conformance/test_depend
 ## code cannot be patched)
 test-compiled: $(COMPILED_VENV)/.installed
 	tmp=$$(mktemp -d) && cp -r tests "$$tmp/" && cd "$$tmp" \
-	  && GOSTOP_EXPECT_BUILD=compiled $(COMPILED_BIN)/python -m pytest -c $(abspath pyproject.toml) --rootdir "$$tmp" -p no:cacheprovider \
+	  && GOSTOP_EXPECT_BUILD=compiled $(COMPILED_BIN)/python -m pytest $(XDIST) -c $(abspath pyproject.toml) --rootdir "$$tmp" -p no:cacheprovider \
 	     tests/reference_impl tests/spec $(COMPILED_TESTS); \
 	  status=$$?; rm -rf "$$tmp"; exit $$status
 
