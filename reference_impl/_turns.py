@@ -205,6 +205,7 @@ class Turns(Steals):
             if final:
                 ctx.trace = (*ctx.trace, "R-FINAL-TURN")
             plain = not (point_count or ctx.trace)
+            clauses = _MATCH if plain else ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace)
             if len(taken) == 2:  # the commonest capture, a pair: ordered without sorted(), which costs ~1,900 instructions compiled
                 a, b = taken[0], taken[1]
                 if b < a:
@@ -212,9 +213,8 @@ class Turns(Steals):
                 if plain:
                     self._out.append(pair_capture(actor, a, b))
                 else:
-                    self._emit("capture", actor, (a, b), ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace))
+                    self._emit("capture", actor, (a, b), clauses)
             else:
-                clauses = _MATCH if plain else ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace)
                 self._emit("capture", actor, sorted(taken), clauses)
         self._check_sweep(ctx)
         me = self.seats[actor]
