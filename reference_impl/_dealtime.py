@@ -94,11 +94,11 @@ class DealTime(RoundState):
         holders: list[tuple[int, int]] = []
         for k in range(self.n):
             seat = (self.to_act + k) % self.n
-            if not month_sets(self.seats[seat].hand)[2]:  # nearly every hand: no counts list, no loop over the months
+            four = month_sets(self.seats[seat].hand)[2]  # the months held four times, as a bit set
+            if not four:  # nearly every hand: no loop over the months
                 continue
-            counts = self._month_counts(seat)
             for month in range(1, 13):
-                if counts[month] == 4:
+                if four >> month & 1:
                     holders.append((seat, month))
                     self._emit(
                         "chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), {"month": month}

@@ -71,12 +71,13 @@ FLIP_EVENTS: Final = _card_events("flip", ("R-FLIP",))
 #: R-MATCH: a pair captured with no other clause (half of a round's captures), per seat and ordered
 #: pair of cards, built the first time it is made
 _PAIR_CAPTURES: Final[dict[int, Event]] = memo({})
+_DECK_SIZE: Final = len(CARD_ID)
 
 
 def pair_capture(actor: int, low: int, high: int) -> Event:
     """The event of `actor` capturing cards `low` < `high` under R-MATCH alone (an immutable value,
     shared as PLAY_EVENTS are)."""
-    key = (actor * 64 + low) * 64 + high
+    key = (actor * _DECK_SIZE + low) * _DECK_SIZE + high
     found = _PAIR_CAPTURES.get(key)
     if found is None:
         found = _PAIR_CAPTURES[key] = Event("capture", actor, (CARD_ID[low], CARD_ID[high]), _MATCH)
