@@ -19,18 +19,23 @@ compiled. Lines:
     rounds_per_second ruleset=matgo-2p build=<b> median=<x> runs=<...>
     floor_ratio build=<b> floor=<f> median=<x> runs=<...>    (the engine / the floor, pair by pair)
     decisions_per_round engine=<floor|reference> value=<x>
+
+`peer.py --floor` runs the floor beside gostop-ts and the engine (bonus cards off only): the ratio
+the floor itself reaches against the peer.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Final
@@ -97,11 +102,25 @@ def engine_run(rounds: int) -> tuple[float, int]:
     return rounds / (time.perf_counter() - start), decisions
 
 
+def _serve(floor_run: Callable[[int], tuple[float, int]], name: str) -> None:
+    """peer.py's worker protocol: `run off <rounds>` on stdin, one JSON line a run on stdout (the
+    floor has no bonus cards: `run on` is an error)."""
+    print(json.dumps({"ready": True, "build": f"floor-{name}"}), flush=True)
+    for text in sys.stdin:
+        _, bonus, count = text.split()
+        if bonus != "off":
+            print(json.dumps({"error": "the floor plays without bonus cards"}), flush=True)
+            continue
+        speed, decisions = floor_run(int(count))
+        print(json.dumps({"seconds": int(count) / speed, "rounds": int(count), "actions": decisions}), flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=2000, help="rounds a run of each (default 2000)")
     p.add_argument("--pairs", type=int, default=5, help="interleaved runs of each (default 5)")
     p.add_argument("--mypyc", action="store_true", help="compile the floor with mypyc first")
+    p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # a worker of peer.py --floor
     args = p.parse_args()
     if args.rounds < 1 or args.pairs < 1:
         sys.exit("floor.py: --rounds and --pairs must be at least 1")
@@ -113,6 +132,10 @@ def main() -> None:
         start = time.perf_counter()
         decisions: int = kernel.play_rounds(0, rounds, month, kind, units, thresholds)
         return rounds / (time.perf_counter() - start), decisions
+
+    if args.serve:
+        _serve(floor_run, floor_name)
+        return
 
     floor_run(max(1, args.rounds // 10))  # warm-up: imports, spec loading, caches
     engine_run(max(1, args.rounds // 10))

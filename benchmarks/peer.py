@@ -1,6 +1,6 @@
 """Random full rounds per second of a peer engine and of ours, side by side, interleaved.
 
-    python benchmarks/peer.py --peer /path/to/gostop-ts [--rounds N] [--peer-rounds M] [--pairs P]
+    python benchmarks/peer.py --peer /path/to/gostop-ts [--rounds N] [--peer-rounds M] [--pairs P] [--floor]
 
 The peer is bipark/gostop-ts (TypeScript), run from a local checkout with `npm install` done: it
 is never part of this repository (its licence is non-commercial). benchmarks/peer_driver.mjs
@@ -18,6 +18,9 @@ machine's load falls on both sides of a pair. Lines:
     peer_rounds_per_second engine=<name> bonus=<off|on> median=<x> runs=<...>
     peer_ratio build=<b> bonus=<off|on> median=<x> runs=<...>   (ours / the peer's, pair by pair)
     actions_per_round engine=<name> bonus=<off|on> value=<x>
+
+`--floor` adds floor.py's floor (the least a round can be in Python) as two more workers, bonus
+cards off only: interpreted, and compiled by mypyc beside the compiled engine.
 
 Without --peer (or GOSTOP_TS), or without node on PATH, it prints `skipped: ...` and exits 0.
 """
@@ -116,6 +119,11 @@ def line(metric: str, runs: list[float], digits: int, **labels: object) -> str:
     return f"{metric}{tags} median={statistics.median(runs):.{digits}f} runs={shown}"
 
 
+def _bonus(w: Worker) -> tuple[str, ...]:
+    """The bonus settings a worker plays: the floor has no bonus cards."""
+    return ("off",) if w.name.startswith("floor-") else BONUS
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--peer", default=os.environ.get("GOSTOP_TS"), help="a gostop-ts checkout, npm install done (or GOSTOP_TS)")
@@ -125,6 +133,11 @@ def main() -> None:
     )
     p.add_argument("--pairs", type=int, default=5, help="interleaved runs of each engine (default 5, at least 5 for a median worth citing)")
     p.add_argument("--no-compiled", action="store_true", help="leave out the compiled engine even when build/venv-compiled exists")
+    p.add_argument(
+        "--floor",
+        action="store_true",
+        help="also run floor.py's floor (bonus cards off): interpreted, and compiled by mypyc beside the compiled engine",
+    )
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.serve:
@@ -146,6 +159,10 @@ def main() -> None:
     workers.append(Worker("interpreted", [sys.executable, str(HERE / "peer.py"), "--serve"], ROOT))
     if COMPILED_PYTHON.exists() and not args.no_compiled:
         workers.append(Worker("compiled", [str(COMPILED_PYTHON), str(HERE / "peer.py"), "--serve"], ROOT / "build"))
+    if args.floor:  # the least a round can be in Python, built as each engine is (floor.py)
+        workers.append(Worker("floor-interpreted", [sys.executable, str(HERE / "floor.py"), "--serve"], ROOT))
+        if COMPILED_PYTHON.exists() and not args.no_compiled:
+            workers.append(Worker("floor-mypyc", [str(COMPILED_PYTHON), str(HERE / "floor.py"), "--serve", "--mypyc"], ROOT / "build"))
     for w in workers[1:]:
         if w.hello["build"] != w.name:
             sys.exit(f"the {w.name} worker runs the {w.hello['build']} engine")
@@ -154,13 +171,15 @@ def main() -> None:
     rounds = {w.name: args.rounds for w in workers} | {"gostop-ts": args.peer_rounds or 10 * args.rounds}
     try:
         for w in workers:  # warm-up: imports, spec loading, caches, the JIT
-            for bonus in BONUS:
+            for bonus in _bonus(w):
                 w.run(bonus, max(1, rounds[w.name] // 5))
         rates: dict[tuple[str, str], list[float]] = {}
         actions: dict[tuple[str, str], float] = {}
         for _ in range(args.pairs):
             for bonus in BONUS:
                 for w in workers:
+                    if bonus not in _bonus(w):
+                        continue
                     r = w.run(bonus, rounds[w.name])
                     rates.setdefault((w.name, bonus), []).append(r["rounds"] / r["seconds"])
                     actions[w.name, bonus] = r["actions"] / r["rounds"]
@@ -170,12 +189,13 @@ def main() -> None:
     node_version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
     print(f"# peer gostop-ts {workers[0].hello['version']} ({peer}), node {node_version}")
     for bonus in BONUS:
-        for w in workers:
+        playing = [w for w in workers if bonus in _bonus(w)]
+        for w in playing:
             print(line("peer_rounds_per_second", rates[w.name, bonus], 0, engine=w.name, bonus=bonus), flush=True)
-        for w in workers[1:]:
+        for w in playing[1:]:
             pairs = [ours / theirs for ours, theirs in zip(rates[w.name, bonus], rates["gostop-ts", bonus], strict=True)]
             print(line("peer_ratio", pairs, 2, build=w.name, bonus=bonus), flush=True)
-        for w in workers:
+        for w in playing:
             print(f"actions_per_round engine={w.name} bonus={bonus} value={actions[w.name, bonus]:.1f}", flush=True)
 
 

@@ -4,6 +4,7 @@ script prints its figure lines (the figures themselves are never asserted)."""
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -63,3 +64,19 @@ def test_bad_counts_are_a_clear_error() -> None:
     out = _run("--rounds", "0")
     assert out.returncode != 0
     assert "--rounds and --pairs must be at least 1" in out.stderr
+
+
+def test_serves_peer_py() -> None:
+    """The worker of peer.py --floor: ready, a run, and bonus cards refused (the floor has none)."""
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "floor.py"), "--serve"],
+        input="run off 3\nrun on 3\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    hello, run, refused = (json.loads(row) for row in out.stdout.splitlines())
+    assert hello == {"ready": True, "build": "floor-interpreted"}
+    assert run["rounds"] == 3 and run["actions"] >= 6 and run["seconds"] > 0
+    assert refused == {"error": "the floor plays without bonus cards"}
