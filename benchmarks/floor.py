@@ -27,6 +27,7 @@ the floor itself reaches against the peer.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import json
 import os
@@ -62,11 +63,13 @@ def _tables() -> tuple[list[int], list[int], list[int], list[int]]:
 
 
 def _compiled_kernel() -> ModuleType:
-    """_floor_kernel compiled by mypyc in a temporary directory (left for the process's life)."""
+    """_floor_kernel compiled by mypyc in a temporary directory, removed when the process ends (a
+    loaded extension keeps working once its file is gone)."""
     mypyc = shutil.which("mypyc") or str(HERE.parent / ".venv" / "bin" / "mypyc")
     if not Path(mypyc).exists():
         sys.exit("floor.py --mypyc: no mypyc on PATH nor in .venv/bin (make .venv/.installed)")
     work = Path(tempfile.mkdtemp(prefix="gostop-floor-"))
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     shutil.copy(HERE / "_floor_kernel.py", work / "_floor_kernel.py")
     # mypyc type-checks the kernel against the engine's sources (the kernel imports SplitMix64)
     done = subprocess.run(
