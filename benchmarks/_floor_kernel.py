@@ -44,26 +44,9 @@ def _round(seed: int, month: list[int], kind: list[int], units: list[int], thres
             decisions += 1
             c = hand.pop(player.below(len(hand)))
             on = table[month[c]]
-            if len(on) == 2:
-                caught.append(c)
-                caught.append(on.pop(player.below(2)))
-            elif on:
-                caught.append(c)
-                caught.extend(on)
-                on.clear()
-            else:
-                on.append(c)
+            _land(c, on, player.below(2) if len(on) == 2 else 0, caught)
         f = stock.pop()
-        on = table[month[f]]
-        if len(on) == 2:
-            caught.append(f)
-            caught.append(on.pop(0))
-        elif on:
-            caught.append(f)
-            caught.extend(on)
-            on.clear()
-        else:
-            on.append(f)
+        _land(f, table[month[f]], 0, caught)
         mine = counts[seat]
         for c in caught:
             k = kind[c]
@@ -79,3 +62,17 @@ def _round(seed: int, month: list[int], kind: list[int], units: list[int], thres
             raised[seat] = score + 1  # Go: the next decision needs a higher score
         seat ^= 1
     return decisions
+
+
+def _land(card: int, on: list[int], pick: int, caught: list[int]) -> None:
+    """Month matching: `card` takes the one table card of its month, or the one at `pick` of two,
+    or all three; or it stays on the table."""
+    if len(on) == 2:
+        caught.append(card)
+        caught.append(on.pop(pick))
+    elif on:
+        caught.append(card)
+        caught.extend(on)
+        on.clear()
+    else:
+        on.append(card)
