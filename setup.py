@@ -43,7 +43,7 @@ if os.environ.get("GOSTOP_USE_MYPYC") == "1":
             # compiler must assume any of them may be replaced at load time (ELF interposition), so
             # it calls each through the PLT and never inlines one into another; nothing interposes
             # them. -fno-plt calls libpython through the GOT without the PLT's extra jump. Together:
-            # 396,680 -> 381,956 instructions a random matgo-2p round (benchmarks/instructions.py).
+            # 396,680 -> 382,147 instructions a random matgo-2p round (benchmarks/instructions.py).
             ext.extra_compile_args += ["-fno-semantic-interposition", "-fno-plt"]
     setup(ext_modules=extensions)
 else:

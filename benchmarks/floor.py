@@ -78,7 +78,8 @@ def _compiled_kernel() -> ModuleType:
         check=False,
         capture_output=True,
         text=True,
-        env={**os.environ, "MYPYPATH": str(HERE.parent)},
+        # the engine's build flags (setup.py)
+        env={**os.environ, "MYPYPATH": str(HERE.parent), "CFLAGS": "-fno-semantic-interposition -fno-plt"},
     )
     if done.returncode != 0:
         sys.exit(f"floor.py --mypyc: mypyc failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
