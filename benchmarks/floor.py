@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
 from typing import Final
@@ -52,6 +53,8 @@ RULESET: Final = "matgo-2p"
 _KINDS: Final = {"junk": 0, "double-junk": 0, "animal": 1, "ribbon": 2, "bright": 3}
 #: three brights score (R-SCORE-BRIGHT): the one count that is not an option
 _BRIGHTS_SCORE_FROM: Final = 3
+#: the C flags setup.py adds to the engine's compiled build (GCC, clang), given to the floor's too
+ENGINE_CFLAGS: Final = ("-fno-semantic-interposition", "-fno-plt")
 
 
 def _tables() -> tuple[list[int], list[int], list[int], list[int]]:
@@ -78,15 +81,14 @@ def _compiled_kernel() -> ModuleType:
         check=False,
         capture_output=True,
         text=True,
-        # the engine's build flags (setup.py)
-        env={**os.environ, "MYPYPATH": str(HERE.parent), "CFLAGS": "-fno-semantic-interposition -fno-plt"},
+        env={**os.environ, "MYPYPATH": str(HERE.parent), **({} if sys.platform == "win32" else {"CFLAGS": " ".join(ENGINE_CFLAGS)})},
     )
     if done.returncode != 0:
         sys.exit(f"floor.py --mypyc: mypyc failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
     sys.path.insert(0, str(work))
     sys.modules.pop("_floor_kernel", None)
     kernel = importlib.import_module("_floor_kernel")
-    if not (kernel.__file__ or "").endswith(".so"):
+    if not (kernel.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES)):
         sys.exit(f"floor.py --mypyc: imported {kernel.__file__}, not the compiled kernel")
     return kernel
 

@@ -37,6 +37,11 @@ def test_tables_come_from_the_deck_and_the_ruleset(floor: ModuleType) -> None:
     assert thresholds == [10, 5, 5, 3, 7]
 
 
+def test_the_floor_is_compiled_with_the_engines_flags(floor: ModuleType) -> None:
+    setup = (BENCHMARKS.parent / "setup.py").read_text(encoding="utf-8")
+    assert f"ext.extra_compile_args += {list(floor.ENGINE_CFLAGS)!r}".replace("'", '"') in setup
+
+
 def test_floor_rounds_are_whole_and_seeded(floor: ModuleType) -> None:
     tables = floor._tables()
     kernel = _import("_floor_kernel")
