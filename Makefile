@@ -9,7 +9,7 @@ COMPILED_VENV := build/venv-compiled
 COMPILED_BIN := $(abspath $(COMPILED_VENV))/bin
 PACKAGE_SOURCES := $(shell find reference_impl conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
 
-.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled test-compiled wheel wheel-check
+.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled compiled-pgo test-compiled wheel wheel-check
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,12 +71,28 @@ wheel-check: wheel
 ## opt-in flag of the build backend, installed in build/venv-compiled; rebuilt when a source changes
 $(COMPILED_VENV)/.installed: $(STAMP) $(PACKAGE_SOURCES)
 	rm -rf $(COMPILED_VENV) dist/compiled build/lib* build/bdist* build/temp* && mkdir -p build
-	GOSTOP_USE_MYPYC=1 $(BIN)/python -m pip wheel --quiet --no-deps -w dist/compiled . > build/mypyc.log 2>&1 || (tail -30 build/mypyc.log; exit 1)
+	CFLAGS="$(CFLAGS) $(COMPILED_CFLAGS)" LDFLAGS="$(LDFLAGS) $(COMPILED_LDFLAGS)" GOSTOP_USE_MYPYC=1 \
+	  $(BIN)/python -m pip wheel --quiet --no-deps -w dist/compiled . > build/mypyc.log 2>&1 || (tail -30 build/mypyc.log; exit 1)
 	$(PYTHON) -m venv $(COMPILED_VENV)
 	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls dist/compiled/*.whl)[test]"
 	touch $@
 
 compiled: $(COMPILED_VENV)/.installed
+
+## the compiled engine with GCC's profile-guided optimisation (README, "The compiled engine"): built
+## instrumented, trained on random rounds of every ruleset (build_backend/pgo_train.py), then built
+## again from the profile, into build/venv-compiled; a later `make compiled` after a source change
+## rebuilds it without
+PGO_DIR := $(abspath build/pgo)
+compiled-pgo: $(STAMP)
+	rm -rf $(PGO_DIR) $(COMPILED_VENV)/.installed && mkdir -p $(PGO_DIR)
+	$(MAKE) $(COMPILED_VENV)/.installed COMPILED_CFLAGS="-fprofile-generate=$(PGO_DIR) -fprofile-update=single" \
+	  COMPILED_LDFLAGS="-fprofile-generate=$(PGO_DIR)"
+	cd build && PYTHONHASHSEED=0 $(COMPILED_BIN)/python ../build_backend/pgo_train.py
+	@test -n "$$(ls $(PGO_DIR)/*.gcda 2>/dev/null)" || (echo "compiled-pgo: the training wrote no profile (GCC is needed)"; exit 1)
+	rm -f $(COMPILED_VENV)/.installed
+	$(MAKE) $(COMPILED_VENV)/.installed \
+	  COMPILED_CFLAGS="-fprofile-use=$(PGO_DIR) -fprofile-correction -Wno-missing-profile -Wno-coverage-mismatch"
 
 ## the harness tests that exercise the engine itself (the rest test the harness, which is not compiled)
 COMPILED_TESTS := tests/conformance/test_corpus.py tests/conformance/test_dependencies.py tests/conformance/test_mutation.py \

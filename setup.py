@@ -44,7 +44,7 @@ if os.environ.get("GOSTOP_USE_MYPYC") == "1":
             # it calls each through the PLT and never inlines one into another; nothing interposes
             # them. -fno-plt calls libpython through the GOT without the PLT's extra jump. Together:
             # 396,680 -> 382,147 instructions a random matgo-2p round (benchmarks/instructions.py).
-            ext.extra_compile_args += ["-fno-semantic-interposition", "-fno-plt"]
+            ext.extra_compile_args = [*ext.extra_compile_args, "-fno-semantic-interposition", "-fno-plt"]  # a list mypyc shares
     setup(ext_modules=extensions)
 else:
     setup()
