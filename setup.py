@@ -33,18 +33,21 @@ COMPILED_MODULES = [
     ),
 ]
 
+#: The engine's native functions are global symbols of one shared object. Under -fPIC the compiler
+#: must assume any of them may be replaced at load time (ELF interposition), so it calls each
+#: through the PLT and never inlines one into another; nothing interposes them. -fno-plt calls
+#: libpython through the GOT without the PLT's extra jump. Together: 396,680 -> 382,147
+#: instructions a random matgo-2p round (benchmarks/instructions.py). benchmarks/floor.py compiles
+#: its floor with the same flags.
+NATIVE_CFLAGS = ("-fno-semantic-interposition", "-fno-plt")
+
 if os.environ.get("GOSTOP_USE_MYPYC") == "1":
     from mypyc.build import mypycify
 
     extensions = mypycify(COMPILED_MODULES, opt_level="3")
     if sys.platform != "win32":  # GCC and clang: MSVC knows neither flag
         for ext in extensions:
-            # The engine's native functions are global symbols of one shared object. Under -fPIC the
-            # compiler must assume any of them may be replaced at load time (ELF interposition), so
-            # it calls each through the PLT and never inlines one into another; nothing interposes
-            # them. -fno-plt calls libpython through the GOT without the PLT's extra jump. Together:
-            # 396,680 -> 382,147 instructions a random matgo-2p round (benchmarks/instructions.py).
-            ext.extra_compile_args = [*ext.extra_compile_args, "-fno-semantic-interposition", "-fno-plt"]  # a list mypyc shares
+            ext.extra_compile_args = [*ext.extra_compile_args, *NATIVE_CFLAGS]  # a new list: mypyc's is shared
     setup(ext_modules=extensions)
 else:
     setup()

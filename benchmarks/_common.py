@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from reference_impl import engine_build
+from reference_impl import RandomPlayer, SplitMix64, engine_build, seeded_round
+from spec import Ruleset
 
 #: which build of the engine a figure is of (`build=` on every engine figure): interpreted, or
 #: compiled with mypyc (make compiled; the benchmarks run from build/compiled)
@@ -41,3 +42,19 @@ def calibration_loop_ns(iterations: int = 2_000_000) -> float:
         if i & 1023 == 0:
             out.append(total)
     return (time.perf_counter() - start) / iterations * 1e9
+
+
+def random_rounds(rs: Ruleset, rounds: int) -> tuple[float, int]:
+    """The engine's random-round workload (rounds.py, peer.py, floor.py): round k dealt from seed k
+    with seat k mod the players dealing, a seeded random legal choice at every decision, no
+    invariant checks. The seconds it took and the actions played."""
+    players = rs.options.players
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(rounds):
+        rnd = seeded_round(rs, SplitMix64(seed), seed % players)
+        player = RandomPlayer(seed)
+        while not rnd.over:
+            rnd.apply(player.choose(rnd))
+            actions += 1
+    return time.perf_counter() - start, actions

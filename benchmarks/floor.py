@@ -42,9 +42,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-from _common import BUILD, line
+from _common import BUILD, line, random_rounds
 
-from reference_impl import RandomPlayer, SplitMix64, seeded_round
 from spec import deck, load_ruleset
 
 HERE: Final = Path(__file__).resolve().parent
@@ -53,7 +52,7 @@ RULESET: Final = "matgo-2p"
 _KINDS: Final = {"junk": 0, "double-junk": 0, "animal": 1, "ribbon": 2, "bright": 3}
 #: three brights score (R-SCORE-BRIGHT): the one count that is not an option
 _BRIGHTS_SCORE_FROM: Final = 3
-#: the C flags setup.py adds to the engine's compiled build (GCC, clang), given to the floor's too
+#: the C flags setup.py adds to the engine's compiled build (NATIVE_CFLAGS; GCC, clang), given to the floor's too
 ENGINE_CFLAGS: Final = ("-fno-semantic-interposition", "-fno-plt")
 
 
@@ -94,18 +93,9 @@ def _compiled_kernel() -> ModuleType:
 
 
 def engine_run(rounds: int) -> tuple[float, int]:
-    """rounds.py's workload: rounds per second, and the decisions taken."""
-    rs = load_ruleset(RULESET)
-    players = rs.options.players
-    decisions = 0
-    start = time.perf_counter()
-    for seed in range(rounds):
-        rnd = seeded_round(rs, SplitMix64(seed), seed % players)
-        player = RandomPlayer(seed)
-        while not rnd.over:
-            rnd.apply(player.choose(rnd))
-            decisions += 1
-    return rounds / (time.perf_counter() - start), decisions
+    """The engine's random rounds (rounds.py's workload): rounds per second, and the decisions taken."""
+    seconds, decisions = random_rounds(load_ruleset(RULESET), rounds)
+    return rounds / seconds, decisions
 
 
 def _serve(floor_run: Callable[[int], tuple[float, int]], name: str) -> None:

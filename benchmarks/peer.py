@@ -34,7 +34,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -51,26 +50,18 @@ BONUS: Final = ("off", "on")
 
 def serve() -> None:
     """The engine worker: `run <off|on> <rounds>` on stdin, one JSON line per run on stdout."""
-    from reference_impl import RandomPlayer, SplitMix64, engine_build, seeded_round
+    # imported here: the benchmark's own process never loads the engine
+    from _common import BUILD, random_rounds
+
     from spec import load_ruleset
 
     base = load_ruleset("matgo-2p")
     rulesets = {"off": base, "on": base.with_overrides({"bonus_cards": PEER_BONUS_CARDS}, "peer benchmark")}
-    print(json.dumps({"ready": True, "build": engine_build()}), flush=True)
+    print(json.dumps({"ready": True, "build": BUILD}), flush=True)
     for text in sys.stdin:
         _, bonus, count = text.split()
-        rs = rulesets[bonus]
-        o = rs.options
         rounds = int(count)
-        actions = 0
-        start = time.perf_counter()
-        for seed in range(rounds):  # rounds.py's loop, counting the actions
-            rnd = seeded_round(rs, SplitMix64(seed), seed % o.players)
-            player = RandomPlayer(seed)
-            while not rnd.over:
-                rnd.apply(player.choose(rnd))
-                actions += 1
-        seconds = time.perf_counter() - start
+        seconds, actions = random_rounds(rulesets[bonus], rounds)
         print(json.dumps({"seconds": seconds, "rounds": rounds, "actions": actions}), flush=True)
 
 

@@ -9,27 +9,17 @@ invariant checks). Output lines are stable: `rounds_per_second ruleset=<id> medi
 from __future__ import annotations
 
 import argparse
-import time
 
-from _common import BUILD, line
+from _common import BUILD, line, random_rounds
 
-from reference_impl import RandomPlayer, SplitMix64, seeded_round
 from spec import load_ruleset
 
 DEFAULT = ("matgo-2p", "standard-3p", "matgo-online")
 
 
 def run(ruleset_id: str, rounds: int) -> float:
-    rs = load_ruleset(ruleset_id)
-    o = rs.options
-    start = time.perf_counter()
-    for seed in range(rounds):
-        rng = SplitMix64(seed)
-        rnd = seeded_round(rs, rng, seed % o.players)
-        player = RandomPlayer(seed)
-        while not rnd.over:
-            rnd.apply(player.choose(rnd))
-    return rounds / (time.perf_counter() - start)
+    seconds, _ = random_rounds(load_ruleset(ruleset_id), rounds)
+    return rounds / seconds
 
 
 def main() -> None:
