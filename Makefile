@@ -71,7 +71,7 @@ wheel-check: wheel
 ## opt-in flag of the build backend, installed in build/venv-compiled; rebuilt when a source changes
 $(COMPILED_VENV)/.installed: $(STAMP) $(PACKAGE_SOURCES)
 	rm -rf $(COMPILED_VENV) dist/compiled build/lib* build/bdist* build/temp* && mkdir -p build
-	CFLAGS="$(CFLAGS) $(COMPILED_CFLAGS)" LDFLAGS="$(LDFLAGS) $(COMPILED_LDFLAGS)" GOSTOP_USE_MYPYC=1 \
+	GOSTOP_MYPYC_CFLAGS="$(COMPILED_CFLAGS)" GOSTOP_MYPYC_LDFLAGS="$(COMPILED_LDFLAGS)" GOSTOP_USE_MYPYC=1 \
 	  $(BIN)/python -m pip wheel --quiet --no-deps -w dist/compiled . > build/mypyc.log 2>&1 || (tail -30 build/mypyc.log; exit 1)
 	$(PYTHON) -m venv $(COMPILED_VENV)
 	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls dist/compiled/*.whl)[test]"

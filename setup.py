@@ -45,9 +45,14 @@ if os.environ.get("GOSTOP_USE_MYPYC") == "1":
     from mypyc.build import mypycify
 
     extensions = mypycify(COMPILED_MODULES, opt_level="3")
-    if sys.platform != "win32":  # GCC and clang: MSVC knows neither flag
-        for ext in extensions:
-            ext.extra_compile_args = [*ext.extra_compile_args, *NATIVE_CFLAGS]  # a new list: mypyc's is shared
+    native = NATIVE_CFLAGS if sys.platform != "win32" else ()  # GCC and clang: MSVC knows neither flag
+    # more flags for this build only (make compiled-pgo's profile): not CFLAGS, which replaces
+    # Python's own compile flags (-DNDEBUG, -fwrapv) rather than adding to them
+    more_cflags = os.environ.get("GOSTOP_MYPYC_CFLAGS", "").split()
+    more_ldflags = os.environ.get("GOSTOP_MYPYC_LDFLAGS", "").split()
+    for ext in extensions:  # new lists: mypyc's are shared by every extension
+        ext.extra_compile_args = [*ext.extra_compile_args, *native, *more_cflags]
+        ext.extra_link_args = [*ext.extra_link_args, *more_ldflags]
     setup(ext_modules=extensions)
 else:
     setup()
