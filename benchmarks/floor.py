@@ -92,12 +92,6 @@ def _compiled_kernel() -> ModuleType:
     return kernel
 
 
-def engine_run(rounds: int) -> tuple[float, int]:
-    """The engine's random rounds (rounds.py's workload): rounds per second, and the decisions taken."""
-    seconds, decisions = random_rounds(load_ruleset(RULESET), rounds)
-    return rounds / seconds, decisions
-
-
 def _serve(floor_run: Callable[[int], tuple[float, int]], name: str) -> None:
     """peer.py's worker protocol: `run off <rounds>` on stdin, one JSON line a run on stdout (the
     floor has no bonus cards: `run on` is an error)."""
@@ -107,8 +101,8 @@ def _serve(floor_run: Callable[[int], tuple[float, int]], name: str) -> None:
         if bonus != "off":
             print(json.dumps({"error": "the floor plays without bonus cards"}), flush=True)
             continue
-        speed, decisions = floor_run(int(count))
-        print(json.dumps({"seconds": int(count) / speed, "rounds": int(count), "actions": decisions}), flush=True)
+        seconds, decisions = floor_run(int(count))
+        print(json.dumps({"seconds": seconds, "rounds": int(count), "actions": decisions}), flush=True)
 
 
 def main() -> None:
@@ -125,24 +119,26 @@ def main() -> None:
     month, kind, units, thresholds = _tables()
 
     def floor_run(rounds: int) -> tuple[float, int]:
+        """The seconds and the decisions of `rounds` floor rounds, as random_rounds() gives the engine's."""
         start = time.perf_counter()
         decisions: int = kernel.play_rounds(0, rounds, month, kind, units, thresholds)
-        return rounds / (time.perf_counter() - start), decisions
+        return time.perf_counter() - start, decisions
 
     if args.serve:
         _serve(floor_run, floor_name)
         return
 
+    rs = load_ruleset(RULESET)
     floor_run(max(1, args.rounds // 10))  # warm-up: imports, spec loading, caches
-    engine_run(max(1, args.rounds // 10))
+    random_rounds(rs, max(1, args.rounds // 10))
     floors: list[float] = []
     engines: list[float] = []
     floor_decisions = engine_decisions = 0
     for _ in range(args.pairs):
-        speed, floor_decisions = floor_run(args.rounds)
-        floors.append(speed)
-        speed, engine_decisions = engine_run(args.rounds)
-        engines.append(speed)
+        seconds, floor_decisions = floor_run(args.rounds)
+        floors.append(args.rounds / seconds)
+        seconds, engine_decisions = random_rounds(rs, args.rounds)  # rounds.py's workload
+        engines.append(args.rounds / seconds)
     print(line("floor_rounds_per_second", floors, floor=floor_name), flush=True)
     print(line("rounds_per_second", engines, ruleset=RULESET, build=BUILD), flush=True)
     print(line("floor_ratio", [e / f for e, f in zip(engines, floors, strict=True)], 3, build=BUILD, floor=floor_name))
