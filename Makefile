@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # modules mypyc compiles), installed in a virtual environment of its own
 COMPILED_VENV := build/venv-compiled
 COMPILED_BIN := $(abspath $(COMPILED_VENV))/bin
-PACKAGE_SOURCES := $(shell find reference_impl conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
+PACKAGE_SOURCES := $(shell find src/gostop_conformance/ reference_impl reference_mutants conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
 
 .PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled compiled-pgo test-compiled wheel wheel-check
 
@@ -37,9 +37,11 @@ corpus-lint: $(STAMP)
 	$(BIN)/gostop-conformance coverage > reports/coverage.txt || (cat reports/coverage.txt; exit 1)
 	tail -1 reports/coverage.txt
 
+## the real folders, not their links under src/ (which would lint every file twice)
+LINTED := src/gostop_conformance/__init__.py spec reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers
 lint: $(STAMP)
-	$(BIN)/ruff check spec reference_impl conformance tests benchmarks docs/_build build_backend setup.py peers
-	$(BIN)/ruff format --check spec reference_impl conformance tests benchmarks docs/_build build_backend setup.py peers
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -98,14 +100,13 @@ compiled-pgo: $(STAMP)
 COMPILED_TESTS := tests/conformance/test_corpus.py tests/conformance/test_dependencies.py tests/conformance/test_mutation.py \
 	tests/conformance/test_perft.py tests/conformance/test_declaration.py tests/conformance/test_compare.py
 
-## the engine's tests and the whole corpus against the installed compiled wheel, run from a copy of
-## tests/ outside the checkout so that nothing imports the sources (the mutant tests skip: compiled
-## code cannot be patched)
+## the engine's tests and the whole corpus against the installed compiled wheel, run in place: the
+## sources are only importable through src/ (the editable install's path), which the compiled
+## environment does not have, so gostop_conformance is the wheel's (the mutant tests skip: compiled
+## code cannot be patched; GOSTOP_EXPECT_BUILD fails the run if the engine imported is not compiled)
 test-compiled: $(COMPILED_VENV)/.installed
-	tmp=$$(mktemp -d) && cp -r tests "$$tmp/" && cd "$$tmp" \
-	  && GOSTOP_EXPECT_BUILD=compiled $(COMPILED_BIN)/python -m pytest $(XDIST) -c $(abspath pyproject.toml) --rootdir "$$tmp" -p no:cacheprovider \
-	     tests/reference_impl tests/spec $(COMPILED_TESTS); \
-	  status=$$?; rm -rf "$$tmp"; exit $$status
+	GOSTOP_EXPECT_BUILD=compiled $(COMPILED_BIN)/python -m pytest $(XDIST) -p no:cacheprovider \
+	  tests/reference_impl tests/spec $(COMPILED_TESTS)
 
 ## syntactic mutation testing of every engine module (setup.cfg) against the corpus and the engine's unit
 ## tests (slow: hours on 2 cores), the differential replay of the survivors, then the ledger tests/mutation/ledger.yaml

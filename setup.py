@@ -12,9 +12,9 @@ from setuptools import setup
 #: the reference engine's hot path: dealing, matching, turn resolution, scoring and settlement, and
 #: the spec model's cards and options that it reads at every step
 COMPILED_MODULES = [
-    *(f"spec/{name}.py" for name in ("_cards", "_rulesets")),
+    *(f"src/gostop_conformance/spec/{name}.py" for name in ("_cards", "_rulesets")),
     *(
-        f"reference_impl/{name}.py"
+        f"src/gostop_conformance/reference/{name}.py"
         for name in (
             "_deal",
             "_events",

@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from reference_impl import RandomPlayer, SplitMix64, engine_build, seeded_round
-from spec import Ruleset
+from gostop_conformance.reference import RandomPlayer, SplitMix64, engine_build, seeded_round
+from gostop_conformance.spec import Ruleset
 
 #: which build of the engine a figure is of (`build=` on every engine figure): interpreted, or
 #: compiled with mypyc (make compiled; the benchmarks run from build/compiled)

@@ -11,7 +11,7 @@ all of that as well. Typed so that mypyc can compile it (floor.py --mypyc) as th
 
 from __future__ import annotations
 
-from reference_impl import SplitMix64
+from gostop_conformance.reference import SplitMix64
 
 
 def play_rounds(first_seed: int, count: int, month: list[int], kind: list[int], units: list[int], thresholds: list[int]) -> int:

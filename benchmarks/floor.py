@@ -44,7 +44,7 @@ from typing import Final
 
 from _common import BUILD, line, random_rounds
 
-from spec import deck, load_ruleset
+from gostop_conformance.spec import deck, load_ruleset
 
 HERE: Final = Path(__file__).resolve().parent
 RULESET: Final = "matgo-2p"

@@ -15,12 +15,12 @@ import time
 
 from _common import BUILD, line
 
-from conformance import StdioEngine, fuzz, fuzz_configurations
-from conformance import parse_declaration as parse
+from gostop_conformance.harness import StdioEngine, fuzz, fuzz_configurations
+from gostop_conformance.harness import parse_declaration as parse
 
 
 def once(games: int, seed: int) -> float:
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.reference", "--stdio"])
     configs = fuzz_configurations(parse(engine.start()))
     try:
         start = time.perf_counter()

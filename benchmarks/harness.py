@@ -35,7 +35,7 @@ from pathlib import Path
 import orjson
 from _common import BUILD, line
 
-from conformance import (
+from gostop_conformance.harness import (
     Engine,
     Record,
     ReferenceEngine,
@@ -47,12 +47,12 @@ from conformance import (
     load_dependencies,
     run_one,
 )
-from conformance import parse_declaration as parse
+from gostop_conformance.harness import parse_declaration as parse
 
 HERE = Path(__file__).resolve().parent
 #: the corpus's stored option dependencies (an engine declaring everything needs none, but they are read as a run reads them)
 STORED = load_dependencies(default_root())
-REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
+REFERENCE = [sys.executable, "-m", "gostop_conformance.reference", "--stdio"]
 ECHO_MESSAGES = 5000
 
 

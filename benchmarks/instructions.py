@@ -19,8 +19,8 @@ import sys
 
 PLAY = """
 import sys
-from reference_impl import RandomPlayer, SplitMix64, seeded_round
-from spec import load_ruleset
+from gostop_conformance.reference import RandomPlayer, SplitMix64, seeded_round
+from gostop_conformance.spec import load_ruleset
 rs = load_ruleset(sys.argv[1])
 o = rs.options
 for seed in range(int(sys.argv[2])):

@@ -53,7 +53,7 @@ def serve() -> None:
     # imported here: the benchmark's own process never loads the engine
     from _common import BUILD, random_rounds
 
-    from spec import load_ruleset
+    from gostop_conformance.spec import load_ruleset
 
     base = load_ruleset("matgo-2p")
     rulesets = {"off": base, "on": base.with_overrides({"bonus_cards": PEER_BONUS_CARDS}, "peer benchmark")}

@@ -15,8 +15,8 @@ import time
 
 from _common import BUILD, line, repeat
 
-from conformance import default_root, load_perft
-from reference_impl import perft
+from gostop_conformance.harness import default_root, load_perft
+from gostop_conformance.reference import perft
 
 
 def main() -> None:

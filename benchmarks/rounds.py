@@ -12,7 +12,7 @@ import argparse
 
 from _common import BUILD, line, random_rounds
 
-from spec import load_ruleset
+from gostop_conformance.spec import load_ruleset
 
 DEFAULT = ("matgo-2p", "standard-3p", "matgo-online")
 

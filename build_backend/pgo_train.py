@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from reference_impl import RandomPlayer, SplitMix64, engine_build, seeded_round
-from spec import load_ruleset
-from spec._rulesets import ruleset_ids
+from gostop_conformance.reference import RandomPlayer, SplitMix64, engine_build, seeded_round
+from gostop_conformance.spec import load_ruleset, ruleset_ids
 
 #: rounds a ruleset: every rule path a random player reaches, in a few seconds
 ROUNDS = 300

@@ -28,24 +28,24 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from conformance._compare import Mismatch
-    from conformance._declaration import Declaration, Verdicts
-    from conformance._declaration import parse as parse_declaration
-    from conformance._dependencies import compress as compress_values
-    from conformance._dependencies import load as load_dependencies
-    from conformance._engine import Engine, EngineError, ReferenceEngine
-    from conformance._fuzz import fuzz, fuzz_configurations
-    from conformance._harness import Record, RunReport, engine_factory, run_one
-    from conformance._harness import run as run_suite
-    from conformance._lint import coverage, coverage_markdown, value_universe
-    from conformance._mutation import kill_rate as mutation_kill_rate
-    from conformance._mutation import report_markdown as mutation_report_markdown
-    from conformance._mutation import run_mutants
-    from conformance._perft import load_perft
-    from conformance._runner import Result, run_scenario
-    from conformance._scenarios import Scenario, Step, default_root, load_corpus, select
-    from conformance._stdio import StdioEngine
-    from conformance._trace import UNTRACED
+    from gostop_conformance.harness._compare import Mismatch
+    from gostop_conformance.harness._declaration import Declaration, Verdicts
+    from gostop_conformance.harness._declaration import parse as parse_declaration
+    from gostop_conformance.harness._dependencies import compress as compress_values
+    from gostop_conformance.harness._dependencies import load as load_dependencies
+    from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine
+    from gostop_conformance.harness._fuzz import fuzz, fuzz_configurations
+    from gostop_conformance.harness._harness import Record, RunReport, engine_factory, run_one
+    from gostop_conformance.harness._harness import run as run_suite
+    from gostop_conformance.harness._lint import coverage, coverage_markdown, value_universe
+    from gostop_conformance.harness._mutation import kill_rate as mutation_kill_rate
+    from gostop_conformance.harness._mutation import report_markdown as mutation_report_markdown
+    from gostop_conformance.harness._mutation import run_mutants
+    from gostop_conformance.harness._perft import load_perft
+    from gostop_conformance.harness._runner import Result, run_scenario
+    from gostop_conformance.harness._scenarios import Scenario, Step, default_root, load_corpus, select
+    from gostop_conformance.harness._stdio import StdioEngine
+    from gostop_conformance.harness._trace import UNTRACED
 
 _HOME: Final[dict[str, tuple[str, str]]] = {
     "Declaration": ("_declaration", "Declaration"),
@@ -121,8 +121,8 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
-        raise AttributeError(f"module 'conformance' has no attribute {name!r}")
-    value = getattr(import_module(f"conformance.{home[0]}"), home[1])
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home[0]}"), home[1])
     globals()[name] = value
     return value
 

@@ -1,7 +1,7 @@
-"""`python -m conformance`: the same as the `gostop-conformance` command (replay scripts use it)."""
+"""`python -m gostop_conformance.harness`: the same as the `gostop-conformance` command (replay scripts use it)."""
 
 import sys
 
-from conformance._cli import main
+from gostop_conformance.harness._cli import main
 
 sys.exit(main())

@@ -21,22 +21,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from conformance import _compat as compat
-from conformance import _dependencies as dependencies
-from conformance import _profile as profiles
-from conformance import _saved as saved
-from conformance._compare import Mismatch
-from conformance._declaration import DeclarationError, Verdicts, parse, unlocks
-from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
-from conformance._engine import EngineError, ReferenceEngine
-from conformance._fuzz import FuzzReport, fuzz, fuzz_configurations, fuzz_coverage_lines
-from conformance._harness import engine_factory, load_ledger, run
-from conformance._jobs import StdioSpawn
-from conformance._lint import coverage, coverage_lines, coverage_markdown, lint, single_configurations
-from conformance._live import LiveOutput
-from conformance._mutation import kill_rate, report_lines, report_markdown, run_mutants
-from conformance._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
-from conformance._reporters import (
+from gostop_conformance.harness import _compat as compat
+from gostop_conformance.harness import _dependencies as dependencies
+from gostop_conformance.harness import _profile as profiles
+from gostop_conformance.harness import _saved as saved
+from gostop_conformance.harness._compare import Mismatch
+from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, unlocks
+from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from gostop_conformance.harness._engine import EngineError, ReferenceEngine
+from gostop_conformance.harness._fuzz import FuzzReport, fuzz, fuzz_configurations, fuzz_coverage_lines
+from gostop_conformance.harness._harness import engine_factory, load_ledger, run
+from gostop_conformance.harness._jobs import StdioSpawn
+from gostop_conformance.harness._lint import coverage, coverage_lines, coverage_markdown, lint, single_configurations
+from gostop_conformance.harness._live import LiveOutput
+from gostop_conformance.harness._mutation import kill_rate, report_lines, report_markdown, run_mutants
+from gostop_conformance.harness._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
+from gostop_conformance.harness._reporters import (
     clean_report_dir,
     summary_lines,
     support_profile,
@@ -45,12 +45,23 @@ from conformance._reporters import (
     write_markdown,
     write_reproducers,
 )
-from conformance._runner import PASS, run_scenario
-from conformance._scenarios import default_root, load_corpus, select
-from conformance._smoke import run_smoke
-from conformance._stdio import StdioEngine
-from reference_impl import MUTANTS, PROTOCOL_VERSION, engine_version
-from spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, clauses, load_ruleset, option_registry, ruleset_ids, run_guarded
+from gostop_conformance.harness._runner import PASS, run_scenario
+from gostop_conformance.harness._scenarios import default_root, load_corpus, select
+from gostop_conformance.harness._smoke import run_smoke
+from gostop_conformance.harness._stdio import StdioEngine
+from gostop_conformance.mutants import MUTANTS
+from gostop_conformance.reference import PROTOCOL_VERSION, engine_version
+from gostop_conformance.spec import (
+    EXIT_FAIL,
+    EXIT_OK,
+    EXIT_USAGE,
+    InputError,
+    clauses,
+    load_ruleset,
+    option_registry,
+    ruleset_ids,
+    run_guarded,
+)
 
 EXIT_CODES: Final = """exit codes:
   0    every scenario passed, was unsupported or is a known failure, and --min-checked ran

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from spec import Options, deck
+from gostop_conformance.spec import Options, deck
 
 Json = dict[str, Any]
 

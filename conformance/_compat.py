@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from conformance._saved import SavedRun
+from gostop_conformance.harness._saved import SavedRun
 
 Json = dict[str, Any]
 

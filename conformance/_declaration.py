@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from conformance._dependencies import Dependencies, compress, derive, scenario_digest
-from conformance._engine import ReferenceEngine
-from conformance._runner import PASS, run_scenario
-from conformance._scenarios import Scenario
-from spec import InputError, load_ruleset, option_registry, ruleset_ids, show_value, toggle_registry, vocabulary
+from gostop_conformance.harness._dependencies import Dependencies, compress, derive, scenario_digest
+from gostop_conformance.harness._engine import ReferenceEngine
+from gostop_conformance.harness._runner import PASS, run_scenario
+from gostop_conformance.harness._scenarios import Scenario
+from gostop_conformance.spec import InputError, load_ruleset, option_registry, ruleset_ids, show_value, toggle_registry, vocabulary
 
 Json = dict[str, Any]
 

@@ -31,11 +31,11 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Final
 
-from conformance._engine import ReferenceEngine
-from conformance._runner import PASS, run_scenario
-from conformance._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
-from reference_impl import can_trace, traced_options
-from spec import InputError, OptionSpec, load_yaml, option_registry
+from gostop_conformance.harness._engine import ReferenceEngine
+from gostop_conformance.harness._runner import PASS, run_scenario
+from gostop_conformance.harness._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
+from gostop_conformance.reference import can_trace, traced_options
+from gostop_conformance.spec import InputError, OptionSpec, load_yaml, option_registry
 
 Json = dict[str, Any]
 

@@ -10,8 +10,8 @@ from typing import Any, Final, Literal, Protocol, TypeAlias
 
 import jsonschema
 
-from reference_impl import JsonEngine
-from spec import format_path, protocol_check, protocol_validator
+from gostop_conformance.reference import JsonEngine
+from gostop_conformance.spec import format_path, protocol_check, protocol_validator
 
 Json = dict[str, Any]
 

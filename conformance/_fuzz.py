@@ -26,14 +26,14 @@ from typing import Any, Final
 
 import yaml
 
-from conformance import _jobs
-from conformance._compare import card_class, pile_class
-from conformance._declaration import ANY, Declaration
-from conformance._dependencies import probe_values
-from conformance._engine import Engine, EngineError, planned
-from conformance._trace import NEVER_TRACED, cited
-from reference_impl import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
-from spec import InputError, Options, load_ruleset, option_registry
+from gostop_conformance.harness import _jobs
+from gostop_conformance.harness._compare import card_class, pile_class
+from gostop_conformance.harness._declaration import ANY, Declaration
+from gostop_conformance.harness._dependencies import probe_values
+from gostop_conformance.harness._engine import Engine, EngineError, planned
+from gostop_conformance.harness._trace import NEVER_TRACED, cited
+from gostop_conformance.reference import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
+from gostop_conformance.spec import InputError, Options, load_ruleset, option_registry
 
 Json = dict[str, Any]
 
@@ -102,7 +102,7 @@ def fuzz_configurations(declaration: Declaration, rulesets: Sequence[str] = ()) 
 
 
 def _ruleset_ids() -> list[str]:
-    from spec import ruleset_ids
+    from gostop_conformance.spec import ruleset_ids
 
     return ruleset_ids()
 
@@ -455,7 +455,7 @@ def shrink(div: Divergence, engine: Engine, reference: JsonEngine, forced: Mappi
 
 
 def _card_index(card: str) -> int:
-    from spec import deck
+    from gostop_conformance.spec import deck
 
     return deck().by_id[card].index
 
@@ -735,7 +735,7 @@ def _merge(
 
 
 def _unseen(report: FuzzReport) -> set[str]:
-    from spec import clauses
+    from gostop_conformance.spec import clauses
 
     return set(clauses()) - report.clauses_seen
 
@@ -755,7 +755,7 @@ def fuzz_coverage_lines(report: FuzzReport, guided: bool = False) -> list[str]:
     """The clause coverage the run reached: of the clauses the reference engine's trace can cite
     (the others are seen in legal actions and rejections, not in the trace), how many by each
     milestone, and which were never reached."""
-    from spec import clauses
+    from gostop_conformance.spec import clauses
 
     traceable = [c for c in clauses() if c not in NEVER_TRACED]
     reached = [c for c in traceable if c in report.first_seen]

@@ -13,16 +13,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from conformance._compare import Mismatch
-from conformance._declaration import DeclarationError, Verdict, Verdicts, parse
-from conformance._defaults import DEFAULT_PIPELINE
-from conformance._dependencies import Dependencies
-from conformance._engine import Engine, EngineError, FailureKind, ReferenceEngine
-from conformance._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Outcome, Result, run_scenario
-from conformance._scenarios import Scenario
-from conformance._stdio import StdioEngine
-from conformance._steps import scenario_plan
-from spec import InputError, load_ruleset, load_yaml
+from gostop_conformance.harness._compare import Mismatch
+from gostop_conformance.harness._declaration import DeclarationError, Verdict, Verdicts, parse
+from gostop_conformance.harness._defaults import DEFAULT_PIPELINE
+from gostop_conformance.harness._dependencies import Dependencies
+from gostop_conformance.harness._engine import Engine, EngineError, FailureKind, ReferenceEngine
+from gostop_conformance.harness._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Outcome, Result, run_scenario
+from gostop_conformance.harness._scenarios import Scenario
+from gostop_conformance.harness._stdio import StdioEngine
+from gostop_conformance.harness._steps import scenario_plan
+from gostop_conformance.spec import InputError, load_ruleset, load_yaml
 
 XFAIL: Final[Outcome] = "XFAIL"
 XPASS: Final[Outcome] = "XPASS"
@@ -167,7 +167,7 @@ class RunReport:
 
     def header(self) -> Json:
         rulesets = sorted({r.scenario.ruleset for r in self.records})
-        from reference_impl import PROTOCOL_VERSION, engine_version
+        from gostop_conformance.reference import PROTOCOL_VERSION, engine_version
 
         return {
             "record": "header",

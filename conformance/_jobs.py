@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from multiprocessing import util
 from typing import Any, TypeVar
 
-from conformance._engine import Engine
+from gostop_conformance.harness._engine import Engine
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -33,7 +33,7 @@ class StdioSpawn:
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def __call__(self) -> Engine:
-        from conformance._stdio import StdioEngine
+        from gostop_conformance.harness._stdio import StdioEngine
 
         engine = StdioEngine(self.argv, **self.options)
         engine.start()

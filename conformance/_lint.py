@@ -18,13 +18,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from conformance import _dependencies as dependencies
-from conformance._engine import ReferenceEngine
-from conformance._runner import PASS, Result, run_scenario
-from conformance._scenarios import Scenario
-from conformance._seedtrace import check_traceability
-from conformance._trace import UNTRACED, cited
-from spec import InputError, OptionSpec, Traceability, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids, show_value
+from gostop_conformance.harness import _dependencies as dependencies
+from gostop_conformance.harness._engine import ReferenceEngine
+from gostop_conformance.harness._runner import PASS, Result, run_scenario
+from gostop_conformance.harness._scenarios import Scenario
+from gostop_conformance.harness._seedtrace import check_traceability
+from gostop_conformance.harness._trace import UNTRACED, cited
+from gostop_conformance.spec import (
+    InputError,
+    OptionSpec,
+    Traceability,
+    clauses,
+    deal_layouts,
+    load_ruleset,
+    option_registry,
+    ruleset_ids,
+    show_value,
+)
 
 Json = dict[str, Any]
 

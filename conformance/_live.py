@@ -19,9 +19,9 @@ from typing import Final, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from conformance._harness import XFAIL, Record
-from conformance._reporters import console_line
-from conformance._runner import PASS, UNSUPPORTED
+from gostop_conformance.harness._harness import XFAIL, Record
+from gostop_conformance.harness._reporters import console_line
+from gostop_conformance.harness._runner import PASS, UNSUPPORTED
 
 #: outcomes --quiet does not print one by one (the summary counts and groups them)
 QUIET: Final = frozenset({PASS, UNSUPPORTED, XFAIL})

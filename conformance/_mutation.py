@@ -1,16 +1,15 @@
 """The suite's mutation score: run the corpus against every semantic mutant of the reference
-engine (reference_impl._mutants) and report which scenarios kill each one."""
+engine (gostop_conformance.mutants) and report which scenarios kill each one."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from conformance._engine import ReferenceEngine
-from conformance._runner import PASS, run_scenario
-from conformance._scenarios import Scenario
-from reference_impl import MUTANTS, Mutant
-from reference_impl import mutant_applied as applied
+from gostop_conformance.harness._engine import ReferenceEngine
+from gostop_conformance.harness._runner import PASS, run_scenario
+from gostop_conformance.harness._scenarios import Scenario
+from gostop_conformance.mutants import MUTANTS, Mutant, applied
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Final
 
-from reference_impl import best_base, deck_indices
-from spec import Options, deck, memo
+from gostop_conformance.reference import best_base, deck_indices
+from gostop_conformance.spec import Options, deck, memo
 
 Json = dict[str, Any]
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import yaml
 
-from conformance._engine import Engine, EngineError
-from reference_impl import PERFT_EVENT_STATS as EVENT_STATS
-from reference_impl import Round, deal_from_json, perft
-from reference_impl import perft_divide as divide
-from reference_impl import perft_statistic_names as statistic_names
-from spec import InputError, load_ruleset, load_yaml
+from gostop_conformance.harness._engine import Engine, EngineError
+from gostop_conformance.reference import PERFT_EVENT_STATS as EVENT_STATS
+from gostop_conformance.reference import Round, deal_from_json, perft
+from gostop_conformance.reference import perft_divide as divide
+from gostop_conformance.reference import perft_statistic_names as statistic_names
+from gostop_conformance.spec import InputError, load_ruleset, load_yaml
 
 Json = dict[str, Any]
 
@@ -173,7 +173,7 @@ def _count(engine: Engine, case: PerftCase, path: list[Json], depth: int) -> int
 
 
 def _advance(rnd: Round, action: Json) -> Round:
-    from reference_impl import Action
+    from gostop_conformance.reference import Action
 
     child = rnd.clone()
     child.apply(Action.from_json(action))

@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from conformance._engine import EngineError
-from conformance._transport import NoRoom, Transport
+from gostop_conformance.harness._engine import EngineError
+from gostop_conformance.harness._transport import NoRoom, Transport
 
 Json = dict[str, Any]
 

@@ -37,14 +37,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from conformance import _jobs
-from conformance._dependencies import Dependencies, probe_values
-from conformance._engine import Engine, EngineError, ReferenceEngine
-from conformance._fuzz import NOT_FUZZED, normal_legal, normal_state
-from conformance._runner import run_scenario
-from conformance._scenarios import Scenario
-from reference_impl import SplitMix64, seeded_deal
-from spec import InputError, Options, load_ruleset, option_registry, show_value
+from gostop_conformance.harness import _jobs
+from gostop_conformance.harness._dependencies import Dependencies, probe_values
+from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine
+from gostop_conformance.harness._fuzz import NOT_FUZZED, normal_legal, normal_state
+from gostop_conformance.harness._runner import run_scenario
+from gostop_conformance.harness._scenarios import Scenario
+from gostop_conformance.reference import SplitMix64, seeded_deal
+from gostop_conformance.spec import InputError, Options, load_ruleset, option_registry, show_value
 
 Json = dict[str, Any]
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_TIMEOUT
+from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
-    from conformance._declaration import Verdicts
-    from conformance._dependencies import Dependencies
-    from conformance._scenarios import Scenario
-    from conformance._stdio import StdioEngine
+    from gostop_conformance.harness._declaration import Verdicts
+    from gostop_conformance.harness._dependencies import Dependencies
+    from gostop_conformance.harness._scenarios import Scenario
+    from gostop_conformance.harness._stdio import StdioEngine
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,7 +48,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 class _Session:
     def __init__(self, argv: list[str], timeout: float, pipeline: int, dependencies: Mapping[str, Dependencies]) -> None:
-        from conformance._stdio import StdioEngine
+        from gostop_conformance.harness._stdio import StdioEngine
 
         self.engine: StdioEngine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
         self.dependencies = dependencies
@@ -56,7 +56,7 @@ class _Session:
 
     def ensure(self) -> Verdicts:
         """The engine started (again, after a crash), and what its declaration lets each scenario run as."""
-        from conformance._declaration import DeclarationError, Verdicts, parse
+        from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse
 
         if self.verdicts is None or not self.engine.alive():
             hello = self.engine.start()
@@ -77,7 +77,7 @@ class ScenarioItem(pytest.Item):
             self.add_marker(pytest.mark.xfail(reason=known, strict=True))
 
     def runtest(self) -> None:
-        from conformance._runner import PASS, RESTART_AFTER, run_scenario
+        from gostop_conformance.harness._runner import PASS, RESTART_AFTER, run_scenario
 
         verdict = self.state.ensure().of(self.scenario)
         if verdict.scenario is None:
@@ -105,9 +105,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     command = config.getoption("--gostop-engine")
     if not command:
         return
-    from conformance import _dependencies
-    from conformance._harness import load_ledger
-    from conformance._scenarios import default_root, load_corpus, select
+    from gostop_conformance.harness import _dependencies
+    from gostop_conformance.harness._harness import load_ledger
+    from gostop_conformance.harness._scenarios import default_root, load_corpus, select
 
     root = Path(config.getoption("--gostop-scenarios") or default_root())
     scenarios = select(

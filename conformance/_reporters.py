@@ -18,9 +18,9 @@ from typing import IO, Any, Final
 
 import yaml
 
-from conformance._harness import Record, RunReport
-from conformance._runner import PASS, UNSUPPORTED
-from spec import option_registry
+from gostop_conformance.harness._harness import Record, RunReport
+from gostop_conformance.harness._runner import PASS, UNSUPPORTED
+from gostop_conformance.spec import option_registry
 
 Json = dict[str, Any]
 
@@ -326,7 +326,17 @@ def transcript_lines(record: Record) -> list[Json]:
 def _replay_script(report: RunReport, scenarios_root: Path, scenario_id: str) -> str:
     """One scenario again, from any directory: the run's own interpreter, its working directory
     (the engine command may be relative to it) and the absolute corpus path."""
-    argv = [sys.executable, "-m", "conformance", "run", "--scenarios", str(scenarios_root.resolve()), "--id", scenario_id, "--no-reports"]
+    argv = [
+        sys.executable,
+        "-m",
+        "gostop_conformance.harness",
+        "run",
+        "--scenarios",
+        str(scenarios_root.resolve()),
+        "--id",
+        scenario_id,
+        "--no-reports",
+    ]
     if report.engine_command:
         argv[4:4] = ["--engine", shlex.join(report.engine_command)]
     return (

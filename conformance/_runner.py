@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias, get_args
 
-from conformance._compare import Mismatch
-from conformance._engine import Engine, EngineError, FailureKind, planned
-from conformance._scenarios import Scenario
-from conformance._steps import REFUSED, Compiled, Flow, Progress, compile_scenario
+from gostop_conformance.harness._compare import Mismatch
+from gostop_conformance.harness._engine import Engine, EngineError, FailureKind, planned
+from gostop_conformance.harness._scenarios import Scenario
+from gostop_conformance.harness._steps import REFUSED, Compiled, Flow, Progress, compile_scenario
 
 Json = dict[str, Any]
 

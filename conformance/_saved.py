@@ -17,11 +17,11 @@ from typing import Any, Final
 
 import yaml
 
-from conformance._compare import Mismatch
-from conformance._harness import KnownFailure, Record, RunReport
-from conformance._runner import OUTCOMES, Result
-from conformance._scenarios import Scenario
-from spec import InputError
+from gostop_conformance.harness._compare import Mismatch
+from gostop_conformance.harness._harness import KnownFailure, Record, RunReport
+from gostop_conformance.harness._runner import OUTCOMES, Result
+from gostop_conformance.harness._scenarios import Scenario
+from gostop_conformance.spec import InputError
 
 Json = dict[str, Any]
 

@@ -14,8 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from reference_impl import complete_deal_json, deal_from_json, normalized_deal_json
-from spec import InputError, Located, Options, expand_toggles, load_ruleset, load_yaml, toggle_registry, validate
+from gostop_conformance.reference import complete_deal_json, deal_from_json, normalized_deal_json
+from gostop_conformance.spec import InputError, Located, Options, expand_toggles, load_ruleset, load_yaml, toggle_registry, validate
 
 Json = dict[str, Any]
 
@@ -174,7 +174,7 @@ def _round(located: Located, at: list[str | int], raw: Json, rs: Any) -> RoundSp
 
 
 #: the package whose data is the bundled corpus (`scenarios/` in the repository)
-CORPUS_PACKAGE: Final = "scenarios"
+CORPUS_PACKAGE: Final = "gostop_conformance.scenarios"
 
 
 def default_root() -> Path:

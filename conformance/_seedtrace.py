@@ -7,7 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spec import InputError, Traceability, quote_problems, seed_files, traceability, traceability_problems, uncovered_seeds
+from gostop_conformance.spec import (
+    InputError,
+    Traceability,
+    quote_problems,
+    seed_files,
+    traceability,
+    traceability_problems,
+    uncovered_seeds,
+)
 
 
 @dataclass

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from conformance._declaration import Declaration, DeclarationError, parse
-from conformance._engine import Engine, EngineError
-from reference_impl import complete_deal
-from spec import InputError, load_ruleset
+from gostop_conformance.harness._declaration import Declaration, DeclarationError, parse
+from gostop_conformance.harness._engine import Engine, EngineError
+from gostop_conformance.reference import complete_deal
+from gostop_conformance.spec import InputError, load_ruleset
 
 Json = dict[str, Any]
 

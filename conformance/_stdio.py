@@ -13,11 +13,11 @@ import subprocess
 from collections.abc import Sequence
 from typing import Any
 
-from conformance._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
-from conformance._engine import EngineError
-from conformance._pipeline import Pipeline
-from conformance._pipes import StderrBuffer
-from conformance._transport import Transport
+from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from gostop_conformance.harness._engine import EngineError
+from gostop_conformance.harness._pipeline import Pipeline
+from gostop_conformance.harness._pipes import StderrBuffer
+from gostop_conformance.harness._transport import Transport
 
 __all__ = ["StdioEngine"]
 
@@ -151,6 +151,6 @@ class StdioEngine:
 
 
 def _suite_version() -> str:
-    from reference_impl import engine_version
+    from gostop_conformance.reference import engine_version
 
     return engine_version()

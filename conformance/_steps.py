@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from conformance._compare import Mismatch, check_legal_reply, check_score_reply, check_seen, queries
-from conformance._oracle import card_violations, score_violations
-from conformance._scenarios import RoundSpec, Scenario
+from gostop_conformance.harness._compare import Mismatch, check_legal_reply, check_score_reply, check_seen, queries
+from gostop_conformance.harness._oracle import card_violations, score_violations
+from gostop_conformance.harness._scenarios import RoundSpec, Scenario
 
 Json = dict[str, Any]
 

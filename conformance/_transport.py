@@ -17,8 +17,8 @@ from typing import Any, Final
 
 import orjson
 
-from conformance._engine import EngineError, reply_problem
-from conformance._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
+from gostop_conformance.harness._engine import EngineError, reply_problem
+from gostop_conformance.harness._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
 
 Json = dict[str, Any]
 

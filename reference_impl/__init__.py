@@ -1,5 +1,5 @@
 """The Go-Stop reference engine: a pure-Python, deterministic implementation of every named ruleset
-of the spec (the `spec` package: deck, options, rulesets, clauses; the engine reads them there).
+of the spec (`gostop_conformance.spec`: deck, options, rulesets, clauses; the engine reads them there).
 
 Public API (everything else is private):
 
@@ -16,8 +16,6 @@ Public API (everything else is private):
 - `perft`, `perft_divide`, `PERFT_EVENT_STATS`, `perft_statistic_names`: move-path enumeration
   (spec/perft.yaml).
 - `can_trace()`, `traced_options(options, reads)`: which options a round reads (option dependencies).
-- `MUTANTS`, `Mutant`, `mutant_applied(name)`, `apply_mutant_for_process(name)`: semantic mutants,
-  deliberately broken engines.
 
 The names are imported on first use (PEP 562): `gostop-reference --stdio` loads only what serving
 needs, and importing the package loads nothing.
@@ -29,8 +27,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from reference_impl._build import engine_build, engine_version
-    from reference_impl._deal import (
+    from gostop_conformance.reference._build import engine_build, engine_version
+    from gostop_conformance.reference._deal import (
         Deal,
         PlayerState,
         SplitMix64,
@@ -41,31 +39,27 @@ if TYPE_CHECKING:
         normalized_deal_json,
         seeded_deal,
     )
-    from reference_impl._events import Action, Event, Rejection
-    from reference_impl._jsonapi import PROTOCOL_VERSION, JsonEngine
-    from reference_impl._match import Match, RandomPlayer
-    from reference_impl._mutant_set import MUTANTS
-    from reference_impl._mutant_set import applied as mutant_applied
-    from reference_impl._mutant_set import apply_for_process as apply_mutant_for_process
-    from reference_impl._mutants import Mutant
-    from reference_impl._perft import (
+    from gostop_conformance.reference._events import Action, Event, Rejection
+    from gostop_conformance.reference._jsonapi import PROTOCOL_VERSION, JsonEngine
+    from gostop_conformance.reference._match import Match, RandomPlayer
+    from gostop_conformance.reference._perft import (
         EVENT_STATS as PERFT_EVENT_STATS,
     )
-    from reference_impl._perft import (
+    from gostop_conformance.reference._perft import (
         divide as perft_divide,
     )
-    from reference_impl._perft import (
+    from gostop_conformance.reference._perft import (
         perft,
     )
-    from reference_impl._perft import (
+    from gostop_conformance.reference._perft import (
         statistic_names as perft_statistic_names,
     )
-    from reference_impl._round import Round, seeded_round
-    from reference_impl._scoring import Breakdown, best_base
-    from reference_impl._server import handle as handle_request
-    from reference_impl._server import serve
-    from reference_impl._settlement import Settlement
-    from reference_impl._tracing import can_trace, traced_options
+    from gostop_conformance.reference._round import Round, seeded_round
+    from gostop_conformance.reference._scoring import Breakdown, best_base
+    from gostop_conformance.reference._server import handle as handle_request
+    from gostop_conformance.reference._server import serve
+    from gostop_conformance.reference._settlement import Settlement
+    from gostop_conformance.reference._tracing import can_trace, traced_options
 
 _HOME: Final[dict[str, tuple[str, str]]] = {
     "Action": ("_events", "Action"),
@@ -73,10 +67,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "Deal": ("_deal", "Deal"),
     "Event": ("_events", "Event"),
     "JsonEngine": ("_jsonapi", "JsonEngine"),
-    "MUTANTS": ("_mutant_set", "MUTANTS"),
-    "apply_mutant_for_process": ("_mutant_set", "apply_for_process"),
     "Match": ("_match", "Match"),
-    "Mutant": ("_mutants", "Mutant"),
     "PERFT_EVENT_STATS": ("_perft", "EVENT_STATS"),
     "PROTOCOL_VERSION": ("_jsonapi", "PROTOCOL_VERSION"),
     "PlayerState": ("_deal", "PlayerState"),
@@ -94,7 +85,6 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "engine_build": ("_build", "engine_build"),
     "engine_version": ("_build", "engine_version"),
     "handle_request": ("_server", "handle"),
-    "mutant_applied": ("_mutant_set", "applied"),
     "normalized_deal_json": ("_deal", "normalized_deal_json"),
     "perft": ("_perft", "perft"),
     "perft_divide": ("_perft", "divide"),
@@ -106,7 +96,6 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
 }
 
 __all__ = [
-    "MUTANTS",
     "PERFT_EVENT_STATS",
     "PROTOCOL_VERSION",
     "Action",
@@ -115,14 +104,12 @@ __all__ = [
     "Event",
     "JsonEngine",
     "Match",
-    "Mutant",
     "PlayerState",
     "RandomPlayer",
     "Rejection",
     "Round",
     "Settlement",
     "SplitMix64",
-    "apply_mutant_for_process",
     "best_base",
     "can_trace",
     "complete_deal",
@@ -132,7 +119,6 @@ __all__ = [
     "engine_build",
     "engine_version",
     "handle_request",
-    "mutant_applied",
     "normalized_deal_json",
     "perft",
     "perft_divide",
@@ -147,8 +133,8 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
-        raise AttributeError(f"module 'reference_impl' has no attribute {name!r}")
-    value = getattr(import_module(f"reference_impl.{home[0]}"), home[1])
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home[0]}"), home[1])
     globals()[name] = value
     return value
 

@@ -1,7 +1,7 @@
-"""`python -m reference_impl` is `gostop-reference`."""
+"""`python -m gostop_conformance.reference` is `gostop-reference`."""
 
 import sys
 
-from reference_impl._cli import main
+from gostop_conformance.reference._cli import main
 
 sys.exit(main())

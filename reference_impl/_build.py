@@ -10,7 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 def engine_build() -> str:
     """`compiled` when the engine's modules are C extensions built by mypyc from these same
     sources (`make compiled`), `interpreted` when they run as Python source."""
-    import reference_impl._round as round_module
+    import gostop_conformance.reference._round as round_module
 
     path = round_module.__file__ or ""
     return "compiled" if path.endswith(tuple(EXTENSION_SUFFIXES)) else "interpreted"

@@ -8,11 +8,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reference_impl._deal import SplitMix64, seeded_deal
-from reference_impl._invariants import violations
-from reference_impl._match import RandomPlayer
-from reference_impl._round import Round
-from spec import load_ruleset
+from gostop_conformance.reference._deal import SplitMix64, seeded_deal
+from gostop_conformance.reference._invariants import violations
+from gostop_conformance.reference._match import RandomPlayer
+from gostop_conformance.reference._round import Round
+from gostop_conformance.spec import load_ruleset
 
 
 @dataclass

@@ -6,16 +6,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from reference_impl._check import check_ruleset
-from reference_impl._match import Match, RandomPlayer
-from reference_impl._text import action_text, event_text, settlement_text, state_text
-from spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, load_ruleset, ruleset_ids, run_guarded
+from gostop_conformance.reference._check import check_ruleset
+from gostop_conformance.reference._match import Match, RandomPlayer
+from gostop_conformance.reference._text import action_text, event_text, settlement_text, state_text
+from gostop_conformance.spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, load_ruleset, ruleset_ids, run_guarded
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gostop-reference", description="The Go-Stop reference engine.")
     p.add_argument("--stdio", action="store_true", help="serve the engine protocol (spec/protocol/) on stdin/stdout")
-    p.add_argument("--mutant", default=None, help="with --stdio: serve a deliberately broken engine (see `gostop-reference mutants`)")
     sub = p.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a seeded match with random players and print every turn")
     play.add_argument("--ruleset", default="standard-3p", help="ruleset id (see `gostop-reference rulesets`)")
@@ -26,7 +25,6 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=int, default=1, help="seed of the first round (the rounds of a ruleset follow from it)")
     check.add_argument("--ruleset", action="append", help="only these rulesets (repeatable)")
     sub.add_parser("rulesets", help="list the named rulesets")
-    sub.add_parser("mutants", help="list the semantic mutants that --stdio --mutant can serve")
     return p
 
 
@@ -37,20 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.mutant is not None and not args.stdio:
-        parser.error("--mutant only works with --stdio")
     if args.stdio:
-        from reference_impl._server import serve
+        from gostop_conformance.reference._server import serve
 
-        if args.mutant is not None:
-            from reference_impl._mutant_set import BY_NAME, apply_for_process
-
-            if args.mutant not in BY_NAME:
-                parser.error(f"unknown mutant {args.mutant!r}; expected one of {', '.join(BY_NAME)}")
-            try:
-                apply_for_process(args.mutant)
-            except InputError as exc:
-                parser.error(str(exc))
         return serve()
     if args.command is None:
         parser.error("a command (play, check, rulesets) or --stdio is required")
@@ -59,12 +46,6 @@ def _main(argv: Sequence[str] | None = None) -> int:
             for rid in ruleset_ids():
                 rs = load_ruleset(rid)
                 print(f"{rid:18} {rs.title}")
-            return EXIT_OK
-        if args.command == "mutants":
-            from reference_impl._mutant_set import MUTANTS
-
-            for m in MUTANTS:
-                print(f"{m.name:30} {m.clause:20} {m.description}")
             return EXIT_OK
         if args.command == "play":
             return _play(args.ruleset, args.seed, args.rounds)

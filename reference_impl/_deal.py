@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from spec import InputError, Options, deal_layouts, deck, memo
+from gostop_conformance.spec import InputError, Options, deal_layouts, deck, memo
 
 if TYPE_CHECKING:
     from mypy_extensions import i64  # native 64-bit integers when compiled; int when interpreted

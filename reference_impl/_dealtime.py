@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from reference_impl._settlement import Settlement, fixed_points, settle_fixed, settle_void
-from reference_impl._state import FIRST_BONUS, MONTH, RoundState, month_sets
+from gostop_conformance.reference._settlement import Settlement, fixed_points, settle_fixed, settle_void
+from gostop_conformance.reference._state import FIRST_BONUS, MONTH, RoundState, month_sets
 
 #: the clause of a round voided at the deal, by the kind of void (R-REDEAL, R-NAGARI)
 _VOID_CLAUSE: Final = {"redeal": "R-REDEAL", "nagari": "R-NAGARI"}

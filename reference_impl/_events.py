@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple, final
 
-from spec import ActionType, EventKind, RejectionCode
+from gostop_conformance.spec import ActionType, EventKind, RejectionCode
 
 ACTION_FIELDS: Final = {
     "play": ("card", "take", "shake"),

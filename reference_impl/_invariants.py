@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reference_impl._deal import deck_indices
-from reference_impl._round import Round
-from reference_impl._scoring import Tally
-from spec import deck
+from gostop_conformance.reference._deal import deck_indices
+from gostop_conformance.reference._round import Round
+from gostop_conformance.reference._scoring import Tally
+from gostop_conformance.spec import deck
 
 
 def card_places(rnd: Round) -> Counter[str]:

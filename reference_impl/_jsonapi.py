@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_impl._build import engine_build, engine_version
-from reference_impl._deal import deal_from_json
-from reference_impl._events import Action, Rejection
-from reference_impl._round import Round
-from spec import InputError, option_registry, ruleset_from_json, ruleset_ids
+from gostop_conformance.reference._build import engine_build, engine_version
+from gostop_conformance.reference._deal import deal_from_json
+from gostop_conformance.reference._events import Action, Rejection
+from gostop_conformance.reference._round import Round
+from gostop_conformance.spec import InputError, option_registry, ruleset_from_json, ruleset_ids
 
 Json = dict[str, Any]
 PROTOCOL_VERSION = "1"
@@ -42,7 +42,7 @@ class JsonEngine:
         except InputError as exc:
             return {"error": {"code": "unsupported", "message": str(exc)}}
         if self.option_reads is not None:
-            from reference_impl._tracing import traced
+            from gostop_conformance.reference._tracing import traced
 
             rs = traced(rs, self.option_reads)
         try:
@@ -83,7 +83,7 @@ class JsonEngine:
 
     def perft(self, depth: int) -> Json:
         """spec/perft.yaml from the current state (the game itself is left untouched)."""
-        from reference_impl._perft import perft
+        from gostop_conformance.reference._perft import perft
 
         if self.round is None:
             return {"error": {"code": "no_game", "message": "no game in progress: send new_game first"}}

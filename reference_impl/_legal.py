@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from reference_impl._dealtime import DealTime
-from reference_impl._events import Action, Rejection
-from reference_impl._scoring import dual_cards_in
-from reference_impl._state import (
+from gostop_conformance.reference._dealtime import DealTime
+from gostop_conformance.reference._events import Action, Rejection
+from gostop_conformance.reference._scoring import dual_cards_in
+from gostop_conformance.reference._state import (
     _CARDS,
     _SEATS,
     CARD_ID,

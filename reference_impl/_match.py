@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from reference_impl._deal import SplitMix64, draw_first_dealer, seeded_deal
-from reference_impl._events import Action
-from reference_impl._round import Round
-from reference_impl._settlement import Settlement
-from spec import Ruleset
+from gostop_conformance.reference._deal import SplitMix64, draw_first_dealer, seeded_deal
+from gostop_conformance.reference._events import Action
+from gostop_conformance.reference._round import Round
+from gostop_conformance.reference._settlement import Settlement
+from gostop_conformance.spec import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

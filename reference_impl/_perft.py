@@ -8,9 +8,9 @@ from typing import Final
 
 import yaml
 
-from reference_impl._events import Action, Event
-from reference_impl._round import Round
-from spec import spec_dir
+from gostop_conformance.reference._events import Action, Event
+from gostop_conformance.reference._round import Round
+from gostop_conformance.spec import spec_dir
 
 EVENT_STATS: Final = ("ppeok", "jjok", "ttadak", "sweep", "stack_capture")
 

@@ -8,11 +8,11 @@ docstrings and `_emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
 
 from __future__ import annotations
 
-from reference_impl._deal import Deal, DealtCards, SplitMix64, deal_cards
-from reference_impl._events import Action, Event, Rejection
-from reference_impl._legal import HANDLERS
-from reference_impl._settlement import fixed_points, settle_fixed, settle_stop
-from reference_impl._state import (
+from gostop_conformance.reference._deal import Deal, DealtCards, SplitMix64, deal_cards
+from gostop_conformance.reference._events import Action, Event, Rejection
+from gostop_conformance.reference._legal import HANDLERS
+from gostop_conformance.reference._settlement import fixed_points, settle_fixed, settle_stop
+from gostop_conformance.reference._state import (
     CHOOSE_HAND,
     GO_STOP,
     INDEX_OF,
@@ -25,8 +25,8 @@ from reference_impl._state import (
     _Turn,
     equivalent,
 )
-from reference_impl._turns import Turns
-from spec import Ruleset
+from gostop_conformance.reference._turns import Turns
+from gostop_conformance.spec import Ruleset
 
 
 def seeded_round(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> Round:

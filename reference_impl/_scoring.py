@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
-from spec import ANIMAL, BRIGHT, RIBBON, Card, Options, deck, memo
+from gostop_conformance.spec import ANIMAL, BRIGHT, RIBBON, Card, Options, deck, memo
 
 
 def _deck_cards() -> tuple[Card, ...]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from reference_impl._deal import PlayerState
-from reference_impl._scoring import Tally
-from reference_impl._settlement import Seat
-from spec import deck
+from gostop_conformance.reference._deal import PlayerState
+from gostop_conformance.reference._scoring import Tally
+from gostop_conformance.reference._settlement import Seat
+from gostop_conformance.spec import deck
 
 _CARDS = deck().cards
 _ID: Final = tuple(c.id for c in _CARDS)

@@ -14,8 +14,8 @@ from typing import IO, Any
 import jsonschema
 import orjson
 
-from reference_impl._jsonapi import JsonEngine
-from spec import format_path, load_ruleset, protocol_check, protocol_schema, ruleset_ids
+from gostop_conformance.reference._jsonapi import JsonEngine
+from gostop_conformance.spec import format_path, load_ruleset, protocol_check, protocol_schema, ruleset_ids
 
 Json = dict[str, Any]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from reference_impl._scoring import (
+from gostop_conformance.reference._scoring import (
     RAIN_BRIGHT,
     Breakdown,
     Tally,
@@ -18,7 +18,7 @@ from reference_impl._scoring import (
     pc_sets,
     tally_breakdown,
 )
-from spec import Bak, Options, Outcome
+from gostop_conformance.spec import Bak, Options, Outcome
 
 _new: Final = tuple.__new__
 

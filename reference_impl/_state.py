@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from reference_impl._deal import Deal, DealtCards, PlayerState, check_deal, deck_mask
-from reference_impl._events import NO_DATA, Event
-from reference_impl._scoring import Breakdown, best_breakdown, tally_best_base
-from reference_impl._seat import SeatState
-from reference_impl._settlement import Seat, Settlement, with_side_payments
-from spec import BONUS, Decision, EventKind, Options, Ruleset, deck, memo, option_registry
+from gostop_conformance.reference._deal import Deal, DealtCards, PlayerState, check_deal, deck_mask
+from gostop_conformance.reference._events import NO_DATA, Event
+from gostop_conformance.reference._scoring import Breakdown, best_breakdown, tally_best_base
+from gostop_conformance.reference._seat import SeatState
+from gostop_conformance.reference._settlement import Seat, Settlement, with_side_payments
+from gostop_conformance.spec import BONUS, Decision, EventKind, Options, Ruleset, deck, memo, option_registry
 
 # the decisions a round waits for (spec/vocabulary.yaml decisions; R-TURN, R-TWO-MATCH-CHOICE, R-GO-WHEN)
 TURN: Final[Decision] = "turn"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from reference_impl._legal import Legal
-from reference_impl._scoring import DEC_RIBBON, dual_cards_in
-from reference_impl._state import _CARDS
+from gostop_conformance.reference._legal import Legal
+from gostop_conformance.reference._scoring import DEC_RIBBON, dual_cards_in
+from gostop_conformance.reference._state import _CARDS
 
 #: per card index: whether it is of the junk class (junk, double junk, bonus), and its units
 IS_JUNK: Final = tuple(c.is_junk for c in _CARDS)

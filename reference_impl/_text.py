@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from reference_impl._events import Action, Event
-from reference_impl._round import Round
-from reference_impl._scoring import pc_card_points
-from reference_impl._settlement import Settlement
+from gostop_conformance.reference._events import Action, Event
+from gostop_conformance.reference._round import Round
+from gostop_conformance.reference._scoring import pc_card_points
+from gostop_conformance.reference._settlement import Settlement
 
 
 def cards(ids: Iterable[str]) -> str:

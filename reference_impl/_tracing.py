@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, Final
 
-from reference_impl._build import engine_build
-from spec import InputError, Options, Ruleset, memo
+from gostop_conformance.reference._build import engine_build
+from gostop_conformance.spec import InputError, Options, Ruleset, memo
 
 _FIELDS: Final = frozenset(f.name for f in fields(Options))
 _traced_class: Final[list[type[Options]]] = memo([])

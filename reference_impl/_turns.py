@@ -4,8 +4,15 @@ running out (R-FLIP, R-MATCH, R-PPEOK, R-STACK-CAPTURE, R-SWEEP, R-GO-WHEN, R-NA
 
 from __future__ import annotations
 
-from reference_impl._settlement import fixed_points, settle_fixed, settle_point_count, settle_stop, settle_void, void_multiplier
-from reference_impl._state import (
+from gostop_conformance.reference._settlement import (
+    fixed_points,
+    settle_fixed,
+    settle_point_count,
+    settle_stop,
+    settle_void,
+    void_multiplier,
+)
+from gostop_conformance.reference._state import (
     _MATCH,
     CHOOSE_FLIP,
     CHOOSE_HAND,
@@ -19,7 +26,7 @@ from reference_impl._state import (
     equivalent,
     pair_capture,
 )
-from reference_impl._steals import Steals
+from gostop_conformance.reference._steals import Steals
 
 
 class Turns(Steals):

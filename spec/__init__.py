@@ -40,13 +40,25 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from spec._caches import memo, reset_caches
-    from spec._cards import ANIMAL, BONUS, BRIGHT, DOUBLE_JUNK, JUNK, NO_MONTH, RIBBON, Card, Deck, card_ids_with_role, deck
-    from spec._clauses import Clause, clauses
-    from spec._commands import EXIT_FAIL, EXIT_OK, EXIT_USAGE, run_guarded
-    from spec._glossary import Glossary, GlossaryTerm, glossary
-    from spec._names import ActionType, Bak, Decision, ErrorCode, EventKind, Outcome, RejectionCode
-    from spec._rulesets import (
+    from gostop_conformance.spec._caches import memo, reset_caches
+    from gostop_conformance.spec._cards import (
+        ANIMAL,
+        BONUS,
+        BRIGHT,
+        DOUBLE_JUNK,
+        JUNK,
+        NO_MONTH,
+        RIBBON,
+        Card,
+        Deck,
+        card_ids_with_role,
+        deck,
+    )
+    from gostop_conformance.spec._clauses import Clause, clauses
+    from gostop_conformance.spec._commands import EXIT_FAIL, EXIT_OK, EXIT_USAGE, run_guarded
+    from gostop_conformance.spec._glossary import Glossary, GlossaryTerm, glossary
+    from gostop_conformance.spec._names import ActionType, Bak, Decision, ErrorCode, EventKind, Outcome, RejectionCode
+    from gostop_conformance.spec._rulesets import (
         Options,
         OptionSpec,
         OptionValue,
@@ -61,7 +73,7 @@ if TYPE_CHECKING:
         show_value,
         toggle_registry,
     )
-    from spec._schemas import (
+    from gostop_conformance.spec._schemas import (
         load_spec_file,
         protocol_check,
         protocol_schema,
@@ -71,7 +83,7 @@ if TYPE_CHECKING:
         validate,
         vocabulary,
     )
-    from spec._traceability import (
+    from gostop_conformance.spec._traceability import (
         TRACE_STATUSES,
         SeedRecord,
         Traceability,
@@ -84,7 +96,7 @@ if TYPE_CHECKING:
         traceability_problems,
         uncovered_seeds,
     )
-    from spec._yamlio import InputError, Located, format_path, load_yaml, load_yaml_text
+    from gostop_conformance.spec._yamlio import InputError, Located, format_path, load_yaml, load_yaml_text
 
 _HOME: Final = {
     "memo": "_caches",
@@ -228,8 +240,8 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
-        raise AttributeError(f"module 'spec' has no attribute {name!r}")
-    value = getattr(import_module(f"spec.{module}"), name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
 

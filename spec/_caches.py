@@ -19,7 +19,7 @@ _Container = TypeVar("_Container", dict, list)  # type: ignore[type-arg]  # any 
 _MEMOS: Final[list[dict | list]] = []  # type: ignore[type-arg]
 #: the packages whose `functools.cache` loaders reset_caches clears (read from sys.modules, so that
 #: the spec layer imports nothing of the layers above it)
-_PACKAGES: Final = ("spec", "reference_impl", "conformance", "docsgen")
+_PACKAGES: Final = ("gostop_conformance", "docsgen")
 
 
 def memo(container: _Container) -> _Container:

@@ -10,9 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from spec._caches import memo
-from spec._schemas import load_spec_file
-from spec._yamlio import InputError
+from gostop_conformance.spec._caches import memo
+from gostop_conformance.spec._schemas import load_spec_file
+from gostop_conformance.spec._yamlio import InputError
 
 BRIGHT: Final = "bright"
 ANIMAL: Final = "animal"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from spec._schemas import load_spec_file, spec_dir
-from spec._yamlio import InputError
+from gostop_conformance.spec._schemas import load_spec_file, spec_dir
+from gostop_conformance.spec._yamlio import InputError
 
 
 @dataclass(frozen=True, slots=True)

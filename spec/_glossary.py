@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from spec._cards import deck
-from spec._clauses import clauses
-from spec._schemas import load_spec_file
-from spec._yamlio import InputError, Located
+from gostop_conformance.spec._cards import deck
+from gostop_conformance.spec._clauses import clauses
+from gostop_conformance.spec._schemas import load_spec_file
+from gostop_conformance.spec._yamlio import InputError, Located
 
 
 @dataclass(frozen=True, slots=True)

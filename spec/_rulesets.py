@@ -13,9 +13,9 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, Final, Literal
 
-from spec._caches import memo
-from spec._schemas import load_spec_file, spec_dir
-from spec._yamlio import InputError, Located
+from gostop_conformance.spec._caches import memo
+from gostop_conformance.spec._schemas import load_spec_file, spec_dir
+from gostop_conformance.spec._yamlio import InputError, Located
 
 OptionValue = bool | int | str | frozenset[str] | tuple[int, ...]
 

@@ -12,9 +12,9 @@ from typing import Any, Final
 import jsonschema
 import jsonschema_rs
 
-from spec._yamlio import InputError, Located, load_yaml
+from gostop_conformance.spec._yamlio import InputError, Located, load_yaml
 
-SPEC_PACKAGE: Final = "spec"
+SPEC_PACKAGE: Final = "gostop_conformance.spec"
 
 
 def spec_dir() -> Path:

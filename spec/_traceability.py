@@ -22,10 +22,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from spec._clauses import clauses
-from spec._rulesets import OptionValue, load_ruleset, option_registry, ruleset_ids, show_value
-from spec._schemas import display_name, spec_dir, validate
-from spec._yamlio import InputError, load_yaml
+from gostop_conformance.spec._clauses import clauses
+from gostop_conformance.spec._rulesets import OptionValue, load_ruleset, option_registry, ruleset_ids, show_value
+from gostop_conformance.spec._schemas import display_name, spec_dir, validate
+from gostop_conformance.spec._yamlio import InputError, load_yaml
 
 FILE_NAME: Final = "traceability.yaml"
 SCHEMA: Final = "traceability"

@@ -9,8 +9,8 @@ from typing import Any, Final
 
 import pytest
 
-from reference_impl import Action, Round, complete_deal, engine_build
-from spec import Ruleset, load_ruleset
+from gostop_conformance.reference import Action, Round, complete_deal, engine_build
+from gostop_conformance.spec import Ruleset, load_ruleset
 
 BUILD: Final = engine_build()
 #: the semantic mutants replace engine functions at run time, which compiled code never looks up

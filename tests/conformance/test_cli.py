@@ -21,7 +21,7 @@ def test_output_into_a_closed_pipe_is_not_an_error() -> None:
 
 
 def test_a_scenario_folder_that_holds_no_scenarios_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance._cli import main
+    from gostop_conformance.harness._cli import main
 
     assert main(["run", "--scenarios", str(tmp_path), "--no-reports"]) == 2
     assert "no scenario files here" in capsys.readouterr().err
@@ -43,7 +43,7 @@ def test_the_pytest_plugin_loads_nothing_of_the_suite_at_import() -> None:
 @pytest.mark.parametrize(("command", "message"), [("", "empty command"), ("   ", "empty command"), ("node 'adapter.js", "cannot split")])
 def test_an_empty_or_unsplittable_engine_command_is_a_usage_error(command: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`--engine ""` once ran the bundled reference engine and exited 0."""
-    from conformance._cli import main
+    from gostop_conformance.harness._cli import main
 
     for sub in (["run", "--no-reports"], ["smoke"], ["support"], ["fuzz"]):
         assert main([*sub, "--engine", command]) == 2
@@ -70,7 +70,7 @@ def test_an_empty_or_unsplittable_engine_command_is_a_usage_error(command: str, 
 def test_bad_numbers_and_engines_are_usage_errors_before_anything_runs(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from conformance._cli import main
+    from gostop_conformance.harness._cli import main
 
     assert main(["run", "--area", "capture", "--no-reports", *args]) == 2
     err = capsys.readouterr().err
@@ -82,7 +82,7 @@ def test_a_report_dir_that_cannot_take_reports_is_refused_before_the_run(
     kind: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Once, an unwritable --report-dir was a traceback after the whole run, every result lost."""
-    from conformance._cli import main
+    from gostop_conformance.harness._cli import main
 
     (tmp_path / "reports").write_text("not a folder")
     target = tmp_path / "reports" if kind == "file" else tmp_path / "reports" / "inner"  # no folder can be made inside a file

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from conformance import ReferenceEngine, load_corpus, run_scenario
-from conformance._compare import card_class, cards_equal, check_legal, check_score_reply, check_seen
+from gostop_conformance.harness import ReferenceEngine, load_corpus, run_scenario
+from gostop_conformance.harness._compare import card_class, cards_equal, check_legal, check_score_reply, check_seen
 
 
 def test_equivalent_cards_are_one_card_unless_exact() -> None:
@@ -78,8 +78,8 @@ def test_an_engine_with_an_empty_event_log_passes_on_outcomes_and_fails_event_lo
 def test_captured_single_junk_of_any_month_is_one_class_unless_months_score() -> None:
     """R-STEAL: which single junk a giver hands over is the giver's choice in play; once captured,
     only the point-count sets and palssari tell the months of single junk apart."""
-    from conformance._compare import pile_class
-    from spec import load_ruleset
+    from gostop_conformance.harness._compare import pile_class
+    from gostop_conformance.spec import load_ruleset
 
     plain = load_ruleset("matgo-2p").options
     state = {"captured": [["m01-bright", "m04-junk-1"], []]}

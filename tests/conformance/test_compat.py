@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance._cli import main
+from gostop_conformance.harness._cli import main
 from tests.conformance.test_stdio_harness import CORPUS, FAKE
 
 
@@ -21,7 +21,7 @@ def runs(tmp_path: Path) -> list[Path]:
     (folder / "h.yaml").write_text(CORPUS, encoding="utf-8")
     out = []
     for name, engine in (
-        ("reference", f"{sys.executable} -m reference_impl --stdio"),
+        ("reference", f"{sys.executable} -m gostop_conformance.reference --stdio"),
         ("wrong", f"{sys.executable} {FAKE} one_rule_wrong"),
         ("liar", f"{sys.executable} {FAKE} liar"),
     ):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import ReferenceEngine, load_corpus, run_scenario
-from conformance._engine import SchemaChecked
+from gostop_conformance.harness import ReferenceEngine, load_corpus, run_scenario
+from gostop_conformance.harness._engine import SchemaChecked
 
 CORPUS = load_corpus()
 
@@ -25,9 +25,9 @@ def test_the_whole_corpus_passes_over_stdio() -> None:
     """The README's main job: the same corpus through the protocol, as any engine is run."""
     import sys
 
-    from conformance._stdio import StdioEngine
+    from gostop_conformance.harness._stdio import StdioEngine
 
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.reference", "--stdio"])
     try:
         engine.start()
         failures = [r.text() for r in (run_scenario(engine, sc) for sc in CORPUS) if r.outcome != "PASS"]

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from conformance import ReferenceEngine, default_root, load_corpus
-from conformance import _dependencies as dependencies
-from conformance._cli import main as cli
-from conformance._declaration import FEATURES, DeclarationError, Verdicts, parse, unlocks
-from conformance._harness import run
-from reference_impl import mutant_applied as applied
-from spec import option_registry, ruleset_ids
+from gostop_conformance.harness import ReferenceEngine, default_root, load_corpus
+from gostop_conformance.harness import _dependencies as dependencies
+from gostop_conformance.harness._cli import main as cli
+from gostop_conformance.harness._declaration import FEATURES, DeclarationError, Verdicts, parse, unlocks
+from gostop_conformance.harness._harness import run
+from gostop_conformance.mutants import applied
+from gostop_conformance.spec import option_registry, ruleset_ids
 from tests.conftest import needs_interpreted
 
 CORPUS = load_corpus()

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import ReferenceEngine, default_root, load_corpus, run_scenario
-from conformance import _dependencies as dependencies
-from conformance._dependencies import Dependencies, probe_values
-from spec import InputError, option_registry
+from gostop_conformance.harness import ReferenceEngine, default_root, load_corpus, run_scenario
+from gostop_conformance.harness import _dependencies as dependencies
+from gostop_conformance.harness._dependencies import Dependencies, probe_values
+from gostop_conformance.spec import InputError, option_registry
 from tests.conftest import needs_interpreted
 
 CORPUS = load_corpus()

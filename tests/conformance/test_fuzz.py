@@ -14,21 +14,22 @@ from typing import Any
 
 import pytest
 
-from conformance import load_corpus, run_scenario
-from conformance._declaration import parse
-from conformance._engine import ReferenceEngine
-from conformance._fuzz import fuzz, fuzz_configurations, fuzz_coverage_lines, random_case, scenario_yaml, shaped_deal
-from conformance._stdio import StdioEngine
-from reference_impl import JsonEngine, SplitMix64, seeded_deal
-from spec import load_ruleset, ruleset_ids
+from gostop_conformance.harness import load_corpus, run_scenario
+from gostop_conformance.harness._declaration import parse
+from gostop_conformance.harness._engine import ReferenceEngine
+from gostop_conformance.harness._fuzz import fuzz, fuzz_configurations, fuzz_coverage_lines, random_case, scenario_yaml, shaped_deal
+from gostop_conformance.harness._stdio import StdioEngine
+from gostop_conformance.reference import JsonEngine, SplitMix64, seeded_deal
+from gostop_conformance.spec import load_ruleset, ruleset_ids
 from tests.conftest import needs_interpreted
 
 FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
 EVERYTHING: dict[str, Any] = {"rulesets": ruleset_ids(), "features": ["seeded_deal", "rule_trace", "perft", "match"]}
 
 
-def server(*extra: str) -> StdioEngine:
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio", *extra])
+def server(mutant: str | None = None) -> StdioEngine:
+    argv = ["-m", "gostop_conformance.reference", "--stdio"] if mutant is None else ["-m", "gostop_conformance.mutants", mutant]
+    engine = StdioEngine([sys.executable, *argv])
     engine.start()
     return engine
 
@@ -101,7 +102,7 @@ def test_a_declared_house_rule_is_no_divergence() -> None:
 
 @needs_interpreted
 def test_the_same_seed_plays_the_same_cases() -> None:
-    engine = server("--mutant", "jjok-no-steal")
+    engine = server("jjok-no-steal")
     try:
         a = fuzz(engine, 50, seed=1, configs=configs_of(engine))
         b = fuzz(engine, 50, seed=1, configs=configs_of(engine))
@@ -138,13 +139,13 @@ def test_a_bug_is_found_shrunk_and_written_as_a_failing_scenario(name: str, tmp_
 
 def test_a_divergence_right_after_the_deal_writes_a_scenario(tmp_path: Path) -> None:
     """Once a ZeroDivisionError: a case whose round is over at the deal (a chongtong)."""
-    from conformance._fuzz import Case, Divergence
+    from gostop_conformance.harness._fuzz import Case, Divergence
 
     reference = JsonEngine()
     rid = "standard-3p"
     hands = [["m01-bright", "m01-ribbon", "m01-junk-1", "m01-junk-2", "m02-junk-1", "m03-junk-1", "m04-junk-1"], [], []]
-    from reference_impl import complete_deal
-    from spec import load_ruleset
+    from gostop_conformance.reference import complete_deal
+    from gostop_conformance.spec import load_ruleset
 
     deal = complete_deal(load_ruleset(rid).options, hands, [], []).to_json()
     div = Divergence(Case(rid, deal, [5, 7]), -1, "after the deal: state.decision", "none", "turn", ["R-CHONGTONG"], "state.decision")
@@ -180,10 +181,10 @@ def test_a_shaped_deal_is_the_same_cards_in_the_same_places(ruleset: str) -> Non
 def _fuzz_cli(cwd: Path, *args: str) -> tuple[str, dict[str, bytes]]:
     """`gostop-conformance fuzz` run in `cwd`: its output without the timing line, and the
     scenarios it wrote (name -> bytes)."""
-    engine = f"{sys.executable} -m reference_impl --stdio --mutant jjok-no-steal"
+    engine = f"{sys.executable} -m gostop_conformance.mutants jjok-no-steal"
     cwd.mkdir()
     proc = subprocess.run(
-        [sys.executable, "-m", "conformance", "fuzz", "--engine", engine, "--out", "found", *args],
+        [sys.executable, "-m", "gostop_conformance.harness", "fuzz", "--engine", engine, "--out", "found", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -209,7 +210,7 @@ def test_jobs_do_not_change_the_report(tmp_path: Path) -> None:
 
 def test_a_guided_run_is_one_job(capsys: pytest.CaptureFixture[str]) -> None:
     """A guided round is picked from the rounds before it: --guided with --jobs 2 is a usage error."""
-    from conformance._cli import main
+    from gostop_conformance.harness._cli import main
 
-    assert main(["fuzz", "--engine", f"{sys.executable} -m reference_impl --stdio", "--guided", "--jobs", "2"]) == 2
+    assert main(["fuzz", "--engine", f"{sys.executable} -m gostop_conformance.reference --stdio", "--guided", "--jobs", "2"]) == 2
     assert "--jobs" in capsys.readouterr().err

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance import load_corpus
-from conformance._lint import binds, lint
+from gostop_conformance.harness import load_corpus
+from gostop_conformance.harness._lint import binds, lint
 
 EVENTS_ONLY = """schema_version: 1
 scenarios:
@@ -58,9 +58,9 @@ def test_a_behaviour_under_one_ruleset_and_player_count_is_reported() -> None:
     """Issue 15: a clause or a depended-on option value pinned only in one configuration."""
     from dataclasses import replace
 
-    from conformance import _dependencies as dependencies
-    from conformance import default_root
-    from conformance._lint import single_configurations
+    from gostop_conformance.harness import _dependencies as dependencies
+    from gostop_conformance.harness import default_root
+    from gostop_conformance.harness._lint import single_configurations
 
     corpus = load_corpus(default_root())
     deps = dependencies.load(default_root())

@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
-from conformance import load_corpus, run_scenario
-from conformance._mutation import kill_rate, run_mutants
-from conformance._stdio import StdioEngine
-from reference_impl import MUTANTS, Action, Rejection
-from reference_impl import mutant_applied as applied
-from spec import InputError
+from gostop_conformance.harness import load_corpus, run_scenario
+from gostop_conformance.harness._mutation import kill_rate, run_mutants
+from gostop_conformance.harness._stdio import StdioEngine
+from gostop_conformance.mutants import MUTANTS, applied
+from gostop_conformance.reference import Action, Rejection
+from gostop_conformance.spec import InputError
 from tests.conftest import needs_compiled, needs_interpreted, start
 
 CORPUS = load_corpus()
@@ -29,7 +29,7 @@ def test_a_compiled_engine_refuses_mutants_with_a_clear_error() -> None:
     with pytest.raises(InputError, match="compiled with mypyc"), applied("jjok-no-steal"):
         pass
     proc = subprocess.run(
-        [sys.executable, "-m", "reference_impl", "--stdio", "--mutant", "jjok-no-steal"],
+        [sys.executable, "-m", "gostop_conformance.mutants", "jjok-no-steal"],
         check=False,
         capture_output=True,
         text=True,
@@ -48,7 +48,7 @@ def test_kill_rate_is_at_least_95_percent() -> None:
 @needs_interpreted
 def test_a_mutant_is_undone_after_its_block() -> None:
     sc = next(s for s in CORPUS if s.id == "capture-jjok-basic")
-    from conformance import ReferenceEngine
+    from gostop_conformance.harness import ReferenceEngine
 
     with applied("jjok-no-steal"):
         assert run_scenario(ReferenceEngine(), sc).outcome == "FAIL"
@@ -58,7 +58,7 @@ def test_a_mutant_is_undone_after_its_block() -> None:
 @needs_interpreted
 def test_a_mutant_served_over_stdio_fails_its_scenario() -> None:
     sc = next(s for s in CORPUS if s.id == "capture-jjok-basic")
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio", "--mutant", "jjok-no-steal"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.mutants", "jjok-no-steal"])
     try:
         engine.start()
         assert run_scenario(engine, sc).outcome == "FAIL"

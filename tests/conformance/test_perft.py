@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import sys
 
-from conformance import default_root
-from conformance._perft import divide_walk, load_perft, perft_engine, reference_table
-from conformance._stdio import StdioEngine
-from reference_impl import JsonEngine
-from reference_impl import perft_statistic_names as statistic_names
+from gostop_conformance.harness import default_root
+from gostop_conformance.harness._perft import divide_walk, load_perft, perft_engine, reference_table
+from gostop_conformance.harness._stdio import StdioEngine
+from gostop_conformance.reference import JsonEngine
+from gostop_conformance.reference import perft_statistic_names as statistic_names
 from tests.conftest import needs_interpreted
 
 TABLES = load_perft(default_root() / "perft" / "tables.yaml")
@@ -44,7 +44,7 @@ def test_protocol_replay_matches_the_tables_at_depth_3() -> None:
 
 
 def test_native_perft_over_stdio() -> None:
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.reference", "--stdio"])
     try:
         engine.start()
         got = perft_engine(engine, TABLES[0], 4)
@@ -55,7 +55,7 @@ def test_native_perft_over_stdio() -> None:
 
 @needs_interpreted
 def test_divide_walks_down_to_the_difference() -> None:
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio", "--mutant", "must-match"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.mutants", "must-match"])
     try:
         engine.start()
         lines = divide_walk(engine, TABLES[0], 2)

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance import load_corpus, run_scenario
-from conformance._engine import EngineError
-from conformance._pipeline import FLIGHT_BYTES
-from conformance._stdio import StdioEngine
-from conformance._steps import compile_round
+from gostop_conformance.harness import load_corpus, run_scenario
+from gostop_conformance.harness._engine import EngineError
+from gostop_conformance.harness._pipeline import FLIGHT_BYTES
+from gostop_conformance.harness._stdio import StdioEngine
+from gostop_conformance.harness._steps import compile_round
 
-REFERENCE = [sys.executable, "-m", "reference_impl", "--stdio"]
+REFERENCE = [sys.executable, "-m", "gostop_conformance.reference", "--stdio"]
 
 
 @pytest.fixture
@@ -125,8 +125,8 @@ def test_plan_reads_what_is_in_flight_and_starts_afresh(engine: StdioEngine) -> 
 
 DIES_ON_ACT = """
 import json, sys
-from reference_impl._jsonapi import JsonEngine
-from reference_impl._server import handle
+from gostop_conformance.reference._jsonapi import JsonEngine
+from gostop_conformance.reference._server import handle
 engine = JsonEngine()
 for line in sys.stdin:
     message = json.loads(line)
@@ -157,8 +157,8 @@ def test_an_engine_that_dies_on_a_request_sent_ahead_is_closed_for_a_restart(tmp
 
 EXITS_AFTER_NEW_GAME = """
 import json, sys
-from reference_impl._jsonapi import JsonEngine
-from reference_impl._server import handle
+from gostop_conformance.reference._jsonapi import JsonEngine
+from gostop_conformance.reference._server import handle
 engine = JsonEngine()
 for line in sys.stdin:
     message = json.loads(line)
@@ -233,7 +233,7 @@ def test_requests_in_flight_stay_below_the_byte_limit(engine: StdioEngine) -> No
 def test_a_run_sends_each_round_ahead_and_each_record_keeps_its_own_exchanges() -> None:
     """The harness tells the engine of the rounds it runs next: each round's requests are out
     before it begins, and each scenario's transcript still holds exactly its own requests."""
-    from conformance._harness import run
+    from gostop_conformance.harness._harness import run
 
     corpus = [sc for sc in load_corpus() if sc.area in ("capture", "match")]
     engines: list[StdioEngine] = []

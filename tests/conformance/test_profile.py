@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from conformance import ReferenceEngine, default_root, load_corpus
-from conformance import _dependencies as dependencies
-from conformance._dependencies import probe_values
-from conformance._profile import HARNESS_ONLY, STRUCTURAL, _option, declaration, profile, table
-from conformance._stdio import StdioEngine
-from spec import option_registry
+from gostop_conformance.harness import ReferenceEngine, default_root, load_corpus
+from gostop_conformance.harness import _dependencies as dependencies
+from gostop_conformance.harness._dependencies import probe_values
+from gostop_conformance.harness._profile import HARNESS_ONLY, STRUCTURAL, _option, declaration, profile, table
+from gostop_conformance.harness._stdio import StdioEngine
+from gostop_conformance.spec import option_registry
 from tests.conftest import needs_interpreted
 
 CORPUS = load_corpus()
@@ -69,7 +69,7 @@ def test_an_engine_that_plays_what_it_is_sent_follows_the_option() -> None:
 def test_a_bug_no_option_models_is_none_of_the_modelled_values() -> None:
     """steal-next-player-only makes only the next player pay a ppeok capture: neither value of
     ppeok_steal_payers (all opponents, the creator only) explains most scenarios."""
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio", "--mutant", "steal-next-player-only"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.mutants", "steal-next-player-only"])
     engine.start()
     try:
         [found] = profile(engine, CORPUS, STORED, ["ppeok_steal_payers"])
@@ -144,13 +144,13 @@ def test_a_finding_from_one_play_is_a_lead_not_a_declaration() -> None:
 def test_jobs_do_not_change_the_profile(tmp_path: Path) -> None:
     """profile --jobs 2 profiles the options in two worker processes, each with its own engine:
     the output, profile.json and profile.md are one job's, byte for byte."""
-    engine = f"{sys.executable} -m reference_impl --stdio --mutant jjok-no-steal"
+    engine = f"{sys.executable} -m gostop_conformance.mutants jjok-no-steal"
     options = ["--option", "jjok_steal", "--option", "pi_bak", "--option", "ttadak_steal"]
     made = []
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}"
         proc = subprocess.run(
-            [sys.executable, "-m", "conformance", "profile", "--engine", engine, "--out", "found", *options, "--jobs", jobs],
+            [sys.executable, "-m", "gostop_conformance.harness", "profile", "--engine", engine, "--out", "found", *options, "--jobs", jobs],
             cwd=tmp_path,
             capture_output=True,
             text=True,
@@ -167,7 +167,7 @@ def test_jobs_do_not_change_the_profile(tmp_path: Path) -> None:
 def test_the_scenarios_tried_take_turns_across_the_values_they_send() -> None:
     """Eight sharp scenarios that all send one value would make an engine that follows its options
     look like one that always plays that value (go_multiplier, after a corpus grew in count_from_2)."""
-    from conformance._profile import _spread
+    from gostop_conformance.harness._profile import _spread
 
     sent = {"a1": "a", "a2": "a", "a3": "a", "b1": "b", "c1": "c", "c2": "c"}
     assert _spread(["a1", "a2", "a3", "b1", "c1", "c2"], sent.__getitem__) == ["a1", "b1", "c1", "a2", "c2", "a3"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance._cli import main
+from gostop_conformance.harness._cli import main
 from tests.conformance.test_faults import RUNNER
 from tests.conformance.test_stdio_harness import CORPUS, FAKE
 
@@ -103,7 +103,7 @@ def test_known_failures_ledger(root: Path, tmp_path: Path) -> None:
     assert cli("--scenarios", str(root), "--known-failures", str(ledger), "--no-reports") == 0
     assert cli("--scenarios", str(root), "--known-failures", str(ledger), "--no-reports", "--strict") == 1
     # an unexpected pass gets a reproducer with the whole exchange, in process and over stdio
-    reference = f"{sys.executable} -m reference_impl --stdio"
+    reference = f"{sys.executable} -m gostop_conformance.reference --stdio"
     for name, extra in (("xpass-in-process", ()), ("xpass-stdio", ("--engine", reference))):
         out = tmp_path / name
         assert cli("--scenarios", str(root), *extra, "--known-failures", str(ledger), "--report-dir", str(out)) == 0
@@ -132,7 +132,7 @@ def test_shards_partition_the_selection(root: Path, capsys: pytest.CaptureFixtur
 
 
 def test_parallel_jobs_give_the_same_report(root: Path, tmp_path: Path) -> None:
-    engine = f"{sys.executable} -m reference_impl --stdio"
+    engine = f"{sys.executable} -m gostop_conformance.reference --stdio"
     assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(tmp_path / "a")) == 0
     assert cli("--scenarios", str(root), "--engine", engine, "--jobs", "2", "--report-dir", str(tmp_path / "b")) == 0
     assert (tmp_path / "a" / "report.jsonl").read_bytes() == (tmp_path / "b" / "report.jsonl").read_bytes()
@@ -178,7 +178,7 @@ def test_determinism_check(root: Path) -> None:
 
 
 def test_interrupted_run_still_writes_its_report(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import conformance._harness as harness
+    import gostop_conformance.harness._harness as harness
 
     real = harness.run_one
     calls = {"n": 0}
@@ -199,7 +199,7 @@ def test_interrupted_run_still_writes_its_report(root: Path, tmp_path: Path, mon
 def test_any_pipeline_depth_gives_the_same_report(root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--pipeline changes when requests are written, never the outcomes (a reproducer's transcript
     may show requests sent ahead of a failure)."""
-    engine = f"{sys.executable} -m reference_impl --stdio"
+    engine = f"{sys.executable} -m gostop_conformance.reference --stdio"
     for depth in ("0", "1", "32"):
         assert cli("--scenarios", str(root), "--engine", engine, "--pipeline", depth, "--report-dir", str(tmp_path / depth)) == 0
     assert (tmp_path / "0" / "report.jsonl").read_bytes() == (tmp_path / "1" / "report.jsonl").read_bytes()
@@ -264,7 +264,18 @@ def test_an_interrupted_run_ends_its_engines_and_writes_what_was_decided(root: P
 
     out = tmp_path / "r"
     engine = f"{sys.executable} {FAKE} hang"
-    cmd = [sys.executable, "-m", "conformance", "run", "--scenarios", str(root), "--engine", engine, "--report-dir", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gostop_conformance.harness",
+        "run",
+        "--scenarios",
+        str(root),
+        "--engine",
+        engine,
+        "--report-dir",
+        str(out),
+    ]
     proc = subprocess.Popen([*cmd, "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(3.0)  # the first scenario passes, the second hangs
     start = time.monotonic()
@@ -327,8 +338,8 @@ def test_memory_stays_flat_however_large_the_failing_replies(tmp_path: Path) -> 
     ],
 )
 def test_a_malformed_ledger_names_the_entry(text: str, message: str, tmp_path: Path) -> None:
-    from conformance._harness import load_ledger
-    from spec import InputError
+    from gostop_conformance.harness._harness import load_ledger
+    from gostop_conformance.spec import InputError
 
     path = tmp_path / "known.yaml"
     path.write_text(text)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import ReferenceEngine, load_corpus, run_scenario
-from spec import InputError
+from gostop_conformance.harness import ReferenceEngine, load_corpus, run_scenario
+from gostop_conformance.spec import InputError
 
 GOOD = """\
 schema_version: 1
@@ -201,9 +201,9 @@ def test_the_bundled_corpus_is_package_data() -> None:
     checks the wheel itself), never relative to the source tree."""
     import importlib.resources
 
-    from conformance import default_root
+    from gostop_conformance.harness import default_root
 
-    assert default_root() == Path(str(importlib.resources.files("scenarios")))
+    assert default_root() == Path(str(importlib.resources.files("gostop_conformance.scenarios")))
     assert len(load_corpus()) > 600
 
 
@@ -219,7 +219,7 @@ def test_a_corpus_root_that_is_not_a_directory_is_an_error(tmp_path: Path, kind:
 
 
 def test_a_long_pile_that_differs_by_a_card_shows_the_difference() -> None:
-    from conformance import Mismatch
+    from gostop_conformance.harness import Mismatch
 
     pile = [f"m{m:02d}-junk-1" for m in range(1, 12)]
     swapped = [*pile[:-1], "m11-junk-2"]

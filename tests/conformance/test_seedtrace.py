@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import _seedtrace
-from conformance._cli import main
-from conformance._lint import lint
-from spec import InputError, load_traceability, traceability
+from gostop_conformance.harness import _seedtrace
+from gostop_conformance.harness._cli import main
+from gostop_conformance.harness._lint import lint
+from gostop_conformance.spec import InputError, load_traceability, traceability
 
 ROOT = Path(__file__).resolve().parents[2]
 

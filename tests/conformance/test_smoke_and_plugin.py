@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance._cli import main
+from gostop_conformance.harness._cli import main
 from tests.conformance.test_stdio_harness import CORPUS, FAKE
 
-REFERENCE = f"{sys.executable} -m reference_impl --stdio"
+REFERENCE = f"{sys.executable} -m gostop_conformance.reference --stdio"
 
 
 def test_smoke_passes_on_the_reference_engine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -75,8 +75,8 @@ def test_smoke_plays_within_the_declaration(declaration: dict, ruleset: str, cap
     """A ruleset claimed with exceptions, or options alone, is what smoke sends (with seat 0 first)."""
     import json
 
-    from conformance._declaration import parse
-    from conformance._smoke import setup
+    from gostop_conformance.harness._declaration import parse
+    from gostop_conformance.harness._smoke import setup
 
     found = setup(parse(declaration))
     assert found is not None
@@ -110,3 +110,31 @@ def test_plugin_node_ids_select_and_name_the_corpus(tmp_path: Path) -> None:
     assert "1 passed" in proc.stdout
     proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--gostop-only", "--gostop-id", "harness-trigger")
     assert "1 passed" in proc.stdout
+
+
+def test_the_plugin_runs_in_a_project_with_packages_named_like_our_folders(tmp_path: Path) -> None:
+    """A project with its own `spec`, `scenarios`, `conformance` and `reference_impl` packages: the
+    suite installs only `gostop_conformance`, so the plugin runs the bundled corpus there and the
+    project's tests import their own packages."""
+    for package in ("spec", "scenarios", "conformance", "reference_impl"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text(f"OWNER = 'the project: {package}'\n", encoding="utf-8")
+    (tmp_path / "scenarios" / "deal.yaml").write_text("schema_version: 1\nscenarios: []\n", encoding="utf-8")
+    (tmp_path / "test_mine.py").write_text(
+        "import conformance, reference_impl, scenarios, spec\n\n\n"
+        "def test_mine():\n"
+        "    assert [p.OWNER for p in (spec, scenarios, conformance, reference_impl)] == [\n"
+        "        'the project: spec', 'the project: scenarios', 'the project: conformance', 'the project: reference_impl']\n",
+        encoding="utf-8",
+    )
+    ids = ("scoring-junk-nine-ten-eleven", "capture-jjok-basic")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gostop-engine", REFERENCE, *(f"--gostop-id={i}" for i in ids)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 passed" in proc.stdout, proc.stdout

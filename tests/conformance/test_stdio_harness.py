@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import load_corpus, run_scenario
-from conformance._declaration import Verdicts, parse
-from conformance._runner import RESTART_AFTER
-from conformance._stdio import StdioEngine
+from gostop_conformance.harness import load_corpus, run_scenario
+from gostop_conformance.harness._declaration import Verdicts, parse
+from gostop_conformance.harness._runner import RESTART_AFTER
+from gostop_conformance.harness._stdio import StdioEngine
 
 FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
 
@@ -135,7 +135,7 @@ def test_slow_start_within_and_beyond_the_startup_timeout() -> None:
 
 
 def test_the_reference_engine_over_stdio_passes(corpus) -> None:
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.reference", "--stdio"])
     try:
         engine.start()
         assert [run_scenario(engine, sc).outcome for sc in corpus] == ["PASS", "PASS", "PASS"]
@@ -156,10 +156,10 @@ def test_invariant_violations_are_reported_even_when_expectations_pass(corpus) -
 
 
 def test_a_reply_the_full_validator_accepts_is_accepted_whatever_the_fast_check_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    from conformance import _engine
+    from gostop_conformance.harness import _engine
 
     monkeypatch.setattr(_engine, "_reply_ok", lambda _cmd, _reply: False)
-    engine = StdioEngine([sys.executable, "-m", "reference_impl", "--stdio"])
+    engine = StdioEngine([sys.executable, "-m", "gostop_conformance.reference", "--stdio"])
     try:
         assert engine.start()["protocol"] == "1"
     finally:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance import ReferenceEngine, load_corpus, run_scenario
-from conformance._steps import compile_scenario
+from gostop_conformance.harness import ReferenceEngine, load_corpus, run_scenario
+from gostop_conformance.harness._steps import compile_scenario
 
 Json = dict[str, Any]
 

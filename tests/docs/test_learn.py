@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import glossary
+from gostop_conformance.spec import glossary
 
 BUILD = Path(__file__).resolve().parents[2] / "docs" / "_build"
 if str(BUILD) not in sys.path:

@@ -27,7 +27,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from spec import protocol_schema
+from gostop_conformance.spec import protocol_schema
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "docs" / "_build"

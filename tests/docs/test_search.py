@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from spec import clauses, glossary
+from gostop_conformance.spec import clauses, glossary
 from tests.docs.conftest import SITE_PATH
 
 HERE = Path(__file__).resolve().parent

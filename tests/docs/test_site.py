@@ -40,8 +40,8 @@ from typing import Any
 
 import pytest
 
-from conformance import load_corpus
-from spec import clauses, deck, option_registry, ruleset_ids, traceability
+from gostop_conformance.harness import load_corpus
+from gostop_conformance.spec import clauses, deck, option_registry, ruleset_ids, traceability
 from tests.docs.conftest import ENV, REPO, SITE_PATH
 
 if str(REPO / "docs" / "_build") not in sys.path:
@@ -666,7 +666,7 @@ def test_the_learn_page_pictures_every_lesson(browser: DevTools, served: str) ->
 
 
 def test_the_glossary_shows_every_term_in_hangul_romanisation_and_english(browser: DevTools, served: str) -> None:
-    from spec import glossary
+    from gostop_conformance.spec import glossary
 
     _visit(browser, f"{served}glossary/", "glossary.png")
     _pictures(browser)
@@ -705,7 +705,7 @@ def test_the_compatibility_report_shows_the_reference_and_its_mutants(browser: D
     assert len(rows) == 1 + len(EXAMPLE_MUTANTS) >= 3
     assert rows[0]["engine"] == "gostop-reference --stdio" and rows[0]["verdict"] == "ok"
     for row, mutant in zip(rows[1:], EXAMPLE_MUTANTS, strict=True):
-        assert row["engine"].endswith(f"--mutant {mutant}") and row["verdict"] == "bad", row
+        assert row["engine"] == f"gostop-mutant {mutant}" and row["verdict"] == "bad", row
         failing = row["links"][1:]  # the first link is the engine's own section
         assert failing, f"{mutant}: no cell links to its failures"
         assert browser.evaluate(f"{json.dumps(failing)}.every(id => !!document.getElementById(id))"), f"{mutant}: a cell links nowhere"

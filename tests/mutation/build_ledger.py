@@ -3,7 +3,7 @@
     make mutation-syntactic             # mutmut over every engine module (setup.cfg), ~1 h on 2 cores
     .venv/bin/python tests/mutation/build_ledger.py  # in the checkout where mutmut ran
 
-A run over some functions only (`mutmut run 'reference_impl._deal.x_check_deal__mutmut_*' ...`,
+A run over some functions only (`mutmut run 'gostop_conformance.reference._deal.x_check_deal__mutmut_*' ...`,
 after a stopped run or an edit of those functions) is completed by the ledger of the earlier run:
 `build_ledger.py --carry OLD_LEDGER` gives every mutant this run did not check that run's result,
 where its function's syntax tree is the same at both commits (see `carry`).
@@ -54,7 +54,7 @@ def changed_lines(diff: str) -> tuple[list[str], list[str]]:
 
 
 #: functions whose only product is the rule-hit trace (the clause ids a score or event cites)
-TRACE_ONLY: Final = frozenset({"reference_impl._scoring:__trace"})
+TRACE_ONLY: Final = frozenset({"gostop_conformance.reference._scoring:__trace"})
 
 
 #: a line whose product is a clause-id list: `clauses = ...`, `clauses: T = ...`, `clauses=...`, `"clauses": ...`

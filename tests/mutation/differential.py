@@ -47,8 +47,8 @@ def _mix(x: int) -> int:
 
 def configurations() -> list[dict[str, Any]]:
     """Every named ruleset, then every option value on the first named ruleset that takes it."""
-    from conformance import value_universe
-    from spec import InputError, load_ruleset, option_registry, ruleset_ids
+    from gostop_conformance.harness import value_universe
+    from gostop_conformance.spec import InputError, load_ruleset, option_registry, ruleset_ids
 
     named = [load_ruleset(rid).options.as_json() for rid in ruleset_ids()]
     out: list[dict[str, Any]] = [{"id": rid, "options": {}} for rid in ruleset_ids()]
@@ -69,7 +69,7 @@ def configurations() -> list[dict[str, Any]]:
 
 def transcript(config: dict[str, Any], rounds: int) -> list[Any]:
     """One configuration's replies, in order: a match of `rounds` seeded random rounds."""
-    from reference_impl import JsonEngine
+    from gostop_conformance.reference import JsonEngine
 
     engine = JsonEngine()
     out: list[Any] = []
@@ -119,7 +119,7 @@ def _alarm(signum: int, frame: object) -> None:
 
 def worker(names: list[str], rounds: int) -> None:
     """In mutants/: the baseline, then each mutant; one JSON line per mutant on stdout."""
-    from spec import reset_caches
+    from gostop_conformance.spec import reset_caches
 
     os.environ["MUTANT_UNDER_TEST"] = "none"
     configs = [(c, rounds if not c["options"] else max(1, rounds // 4)) for c in configurations()]

@@ -45,15 +45,15 @@ def test_only_changes_that_cannot_alter_an_outcome_are_classified_mechanically()
 
 
 def test_the_key_names_the_change_not_mutmuts_number() -> None:
-    key = key_of("reference_impl._round.xǁRoundǁ_surrender__mutmut_20", LOGIC)
-    assert key == "reference_impl._round:Round._surrender: unit_of[DEC_RIBBON] = 1 => unit_of[DEC_RIBBON] = 2"
+    key = key_of("gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20", LOGIC)
+    assert key == "gostop_conformance.reference._round:Round._surrender: unit_of[DEC_RIBBON] = 1 => unit_of[DEC_RIBBON] = 2"
 
 
 def test_a_hand_verdict_survives_a_rebuild_and_killed_mutants_leave_the_ledger() -> None:
     records = [
-        {"name": "reference_impl._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
-        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "survived", "diff": CLAUSE_CASE},
-        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "survived", "diff": CLAUSE_CASE},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
     ]
     key = key_of(records[0]["name"], LOGIC)
     ledger = build(records, {key: {"verdict": "justified", "reason": "because"}}, "abc")
@@ -67,18 +67,18 @@ def test_a_survivor_killed_on_recheck_leaves_the_ledger_and_is_counted_apart() -
     """recheck.py: a survivor (or a mutant with no tests) that fails its tests in a fresh
     interpreter is a kill mutmut's forked worker missed; one it does not kill stays open."""
     records = [
-        {"name": "reference_impl._state.x__card_events__mutmut_3", "module": "m.py", "status": "survived", "diff": LOGIC},
-        {"name": "reference_impl._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
-        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
-        {"name": "reference_impl.x___dir____mutmut_1", "module": "m.py", "status": "no tests", "diff": LOGIC},
+        {"name": "gostop_conformance.reference._state.x__card_events__mutmut_3", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
+        {"name": "gostop_conformance.reference.x___dir____mutmut_1", "module": "m.py", "status": "no tests", "diff": LOGIC},
     ]
     recheck = {
-        "reference_impl._state.x__card_events__mutmut_3": {"killed": True, "by": "import fails under the mutant"},
-        "reference_impl._round.xǁRoundǁ_surrender__mutmut_20": {"killed": False, "by": ""},
-        "reference_impl.x___dir____mutmut_1": {"killed": True, "by": "tests/reference_impl/test_package.py::test_dir_lists_the_public_api"},
+        "gostop_conformance.reference._state.x__card_events__mutmut_3": {"killed": True, "by": "import fails under the mutant"},
+        "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20": {"killed": False, "by": ""},
+        "gostop_conformance.reference.x___dir____mutmut_1": {"killed": True, "by": "tests/reference_impl/test_package.py::test_dir_lists_the_public_api"},
     }
     ledger = build(records, {}, "abc", recheck=recheck)
-    assert [e["key"].split(":")[0] for e in ledger["entries"]] == ["reference_impl._round"]
+    assert [e["key"].split(":")[0] for e in ledger["entries"]] == ["gostop_conformance.reference._round"]
     summary = ledger["summary"]
     assert summary["killed on recheck"] == 2
     assert summary["kill rate of the checked"] == "33.3 %" and summary["kill rate after recheck"] == "75.0 %"
@@ -88,12 +88,12 @@ def test_a_partial_run_takes_the_earlier_runs_results_only_for_unchanged_functio
     """build_ledger --carry: a mutant this run did not check keeps the earlier run's verdict when
     its function is unchanged (survived there: its entry; absent there: killed); a mutant of a
     changed function stays not checked, and what this run checked is never overridden."""
-    surrender = "reference_impl._round.xǁRoundǁ_surrender__mutmut_20"
+    surrender = "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20"
     records = [
         {"name": surrender, "module": "m.py", "status": "not checked", "diff": LOGIC},
-        {"name": "reference_impl._round.xǁRoundǁ_surrender__mutmut_21", "module": "m.py", "status": "not checked", "diff": MESSAGE},
-        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "not checked", "diff": CLAUSE_CASE},
-        {"name": "reference_impl._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_21", "module": "m.py", "status": "not checked", "diff": MESSAGE},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "not checked", "diff": CLAUSE_CASE},
+        {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "survived", "diff": LOGIC},
     ]
     survivors = [{"key": key_of(surrender, LOGIC), "status": "survived"}, {"key": key_of(records[3]["name"], LOGIC), "status": "survived"}]
     earlier = {"commit": "old", "entries": survivors}
@@ -153,8 +153,8 @@ def test_the_engine_never_branches_on_a_clause_id() -> None:
 
 def test_a_mutant_of_the_score_trace_is_trace_only() -> None:
     diff = """--- a\n+++ b\n-    if held & _GODORI:\n+    if held | _GODORI:\n"""
-    assert classify(diff, "reference_impl._scoring:__trace") == "trace-annotation"
-    assert classify(diff, "reference_impl._scoring:__extra_yaku") == "open"
+    assert classify(diff, "gostop_conformance.reference._scoring:__trace") == "trace-annotation"
+    assert classify(diff, "gostop_conformance.reference._scoring:__extra_yaku") == "open"
 
 
 def test_the_engine_never_tests_a_clauses_value() -> None:

@@ -13,13 +13,13 @@ from dataclasses import replace
 
 import pytest
 
-from reference_impl import _check
-from reference_impl._check import check_all, check_ruleset
-from reference_impl._deal import Deal, SplitMix64, seeded_deal
-from reference_impl._events import Action, Event
-from reference_impl._match import RandomPlayer
-from reference_impl._round import Round
-from spec import InputError, Options, load_ruleset
+from gostop_conformance.reference import _check
+from gostop_conformance.reference._check import check_all, check_ruleset
+from gostop_conformance.reference._deal import Deal, SplitMix64, seeded_deal
+from gostop_conformance.reference._events import Action, Event
+from gostop_conformance.reference._match import RandomPlayer
+from gostop_conformance.reference._round import Round
+from gostop_conformance.spec import InputError, Options, load_ruleset
 from tests.conftest import BUILD
 
 SEED = 7

@@ -8,7 +8,9 @@ import sys
 
 def test_output_into_a_closed_pipe_is_not_an_error() -> None:
     """`gostop-reference rulesets | head -0`: the reader has gone before the first line."""
-    proc = subprocess.Popen([sys.executable, "-m", "reference_impl", "rulesets"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gostop_conformance.reference", "rulesets"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
     err = proc.stderr.read()
@@ -18,7 +20,7 @@ def test_output_into_a_closed_pipe_is_not_an_error() -> None:
 
 def _play(ruleset: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "reference_impl", "play", "--ruleset", ruleset, "--seed", "1", "--rounds", "1"],
+        [sys.executable, "-m", "gostop_conformance.reference", "play", "--ruleset", ruleset, "--seed", "1", "--rounds", "1"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -1,9 +1,9 @@
-"""`gostop-reference` called in process (`reference_impl._cli.main`), its output read with capsys.
+"""`gostop-reference` called in process (`gostop_conformance.reference._cli.main`), its output read with capsys.
 
 tests/reference_impl/test_cli.py runs the command in a subprocess; these tests call `main` in the
 pytest process, so that a mutation tool, which sees only code run in that process, can tell whether the
 command line's code is tested. Usage errors end in argparse's SystemExit with the project's usage
-status (spec.EXIT_USAGE), not in a traceback.
+status (`EXIT_USAGE` of the spec package), not in a traceback.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 import orjson
 import pytest
 
-from reference_impl import _cli, _mutant_set
-from reference_impl._check import CheckResult, check_ruleset
-from reference_impl._match import Match, RandomPlayer
-from reference_impl._text import action_text, event_text, settlement_text, state_text
-from spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, load_ruleset, ruleset_ids
+from gostop_conformance.reference import _cli
+from gostop_conformance.reference._check import CheckResult, check_ruleset
+from gostop_conformance.reference._match import Match, RandomPlayer
+from gostop_conformance.reference._text import action_text, event_text, settlement_text, state_text
+from gostop_conformance.spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, load_ruleset, ruleset_ids
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
@@ -47,14 +47,6 @@ def test_rulesets_lists_every_ruleset_with_its_title_in_aligned_columns(capsys: 
     assert status == EXIT_OK
     assert [line.split(maxsplit=1) for line in lines] == [[rid, load_ruleset(rid).title] for rid in ruleset_ids()]
     assert {line.index(load_ruleset(rid).title) for line, rid in zip(lines, ruleset_ids(), strict=True)} == {19}
-
-
-def test_mutants_lists_every_mutant_with_its_clause_and_description(capsys: pytest.CaptureFixture[str]) -> None:
-    status, lines, _ = run(capsys, "mutants")
-    assert status == EXIT_OK
-    assert [line.split(maxsplit=2) for line in lines] == [[m.name, m.clause, m.description] for m in _mutant_set.MUTANTS]
-    # the name column is 30 wide (a longer name pushes the rest of its line to the right)
-    assert all(line[31:].startswith(m.clause) for line, m in zip(lines, _mutant_set.MUTANTS, strict=True) if len(m.name) <= 30)
 
 
 @dataclass
@@ -193,10 +185,6 @@ def test_an_unknown_ruleset_is_a_usage_error_with_a_message(capsys: pytest.Captu
     assert status == EXIT_USAGE and "unknown ruleset 'nope'" in err
 
 
-def test_mutant_without_stdio_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "error: --mutant only works with --stdio" in usage_error(capsys, "--mutant", "x", "rulesets")
-
-
 def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "error: a command (play, check, rulesets) or --stdio is required" in usage_error(capsys)
 
@@ -212,7 +200,7 @@ def test_every_option_and_command_is_explained_in_the_help(capsys: pytest.Captur
     for name, sub in commands.choices.items():
         options |= {(name, a.dest): a.help for a in sub._actions if a.dest != "help"}
     assert parser.description and all(options.values())
-    assert {c.dest: bool(c.help) for c in commands._choices_actions} == dict.fromkeys(["play", "check", "rulesets", "mutants"], True)
+    assert {c.dest: bool(c.help) for c in commands._choices_actions} == dict.fromkeys(["play", "check", "rulesets"], True)
     with pytest.raises(SystemExit) as exited:
         _cli.main(["--help"])
     assert exited.value.code == EXIT_OK
@@ -240,29 +228,3 @@ def test_stdio_serves_the_protocol_on_the_process_streams(monkeypatch: pytest.Mo
     status, replies = serve_stdio(monkeypatch)
     assert status == EXIT_OK
     assert [r["seq"] for r in replies] == [1, 2] and replies[0]["protocol"] == "1" and replies[1] == {"seq": 2}
-
-
-def test_stdio_with_a_mutant_patches_the_engine_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The patching itself is replaced: a mutant applied here would stay for the rest of the test run."""
-    applied: list[str] = []
-    monkeypatch.setattr(_mutant_set, "apply_for_process", applied.append)
-    name = _mutant_set.MUTANTS[0].name
-    status, replies = serve_stdio(monkeypatch, "--mutant", name)
-    assert status == EXIT_OK and applied == [name] and [r["seq"] for r in replies] == [1, 2]
-
-
-def test_stdio_with_an_unknown_mutant_is_a_usage_error(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_mutant_set, "apply_for_process", lambda name: pytest.fail("an unknown mutant was applied"))
-    err = usage_error(capsys, "--stdio", "--mutant", "nope")
-    assert f"error: unknown mutant 'nope'; expected one of {', '.join(_mutant_set.BY_NAME)}" in err
-
-
-def test_stdio_with_a_mutant_that_cannot_be_applied_is_a_usage_error(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def refuse(name: str) -> None:
-        raise InputError("--mutant", "the compiled engine cannot be patched")
-
-    monkeypatch.setattr(_mutant_set, "apply_for_process", refuse)
-    err = usage_error(capsys, "--stdio", "--mutant", _mutant_set.MUTANTS[0].name)
-    assert "error: --mutant: the compiled engine cannot be patched" in err

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from reference_impl import Deal, RandomPlayer, Round, SplitMix64, complete_deal, seeded_deal, seeded_round
-from reference_impl._deal import check_deal, deal_cards
-from spec import InputError, deck, load_ruleset, ruleset_ids
+from gostop_conformance.reference import Deal, RandomPlayer, Round, SplitMix64, complete_deal, seeded_deal, seeded_round
+from gostop_conformance.reference._deal import check_deal, deal_cards
+from gostop_conformance.spec import InputError, deck, load_ruleset, ruleset_ids
 
 
 def test_splitmix64_reference_values() -> None:
@@ -61,7 +61,7 @@ def test_both_paths_of_next_and_below_draw_the_definition(monkeypatch: pytest.Mo
     """The interpreted build runs either path of next() and below() when told to, so its tests
     check the compiled build's 32-bit-halves path too (mutation testing runs interpreted); the
     compiled build, whose flag is compiled in, checks its own path whatever the flag says."""
-    from reference_impl import _deal
+    from gostop_conformance.reference import _deal
 
     monkeypatch.setattr(_deal, "_NATIVE", native)
     spread = random.Random(7)
@@ -110,7 +110,7 @@ def test_wp_packet_order_two_players() -> None:
     d = seeded_deal(o, rng, dealer=0)
     order = list(range(48))
     SplitMix64(9).shuffle(order)
-    from spec import deck
+    from gostop_conformance.spec import deck
 
     ids = [deck().cards[i].id for i in order]
     assert list(d.table) == ids[0:4] + ids[14:18]
@@ -218,9 +218,9 @@ def test_dealer_captures_four() -> None:
 
 def test_match_seed_one_values_from_the_spec() -> None:
     """R-SHUFFLE's informative values (worked out from the algorithm as written in the clause)."""
-    from reference_impl import Match
-    from reference_impl._deal import deck_indices
-    from spec import deck
+    from gostop_conformance.reference import Match
+    from gostop_conformance.reference._deal import deck_indices
+    from gostop_conformance.spec import deck
 
     match = Match(load_ruleset("standard-3p"), 1)
     assert match.dealer == 2
@@ -265,7 +265,7 @@ def test_a_stack_owned_by_no_seat_names_its_path(owner: int) -> None:
 def test_player_states_for_another_number_of_seats_name_their_path() -> None:
     """A Deal made in process, not only one read from JSON: a state for a seat the deal does not
     have is refused before any of its fields is read."""
-    from reference_impl import PlayerState
+    from gostop_conformance.reference import PlayerState
 
     extra = (PlayerState(), PlayerState(), PlayerState(dual_junk=("m09-animal",)))
     d = _deal(captured=((), ()), player_state=extra)

@@ -13,11 +13,13 @@ from typing import Any, Final
 import jsonschema
 import pytest
 
-from reference_impl import Deal, PlayerState, complete_deal
-from reference_impl._deal import complete_deal_json, deal_from_json, normalized_deal_json
-from spec import InputError, deck, load_ruleset
+from gostop_conformance.reference import Deal, PlayerState, complete_deal
+from gostop_conformance.reference._deal import complete_deal_json, deal_from_json, normalized_deal_json
+from gostop_conformance.spec import InputError, deck, load_ruleset
 
-DEFS: Final = json.loads(resources.files("spec").joinpath("protocol/protocol.schema.json").read_text(encoding="utf-8"))["$defs"]
+DEFS: Final = json.loads(resources.files("gostop_conformance.spec").joinpath("protocol/protocol.schema.json").read_text(encoding="utf-8"))[
+    "$defs"
+]
 
 
 def _validate_deal(raw: dict[str, Any]) -> None:
@@ -169,7 +171,7 @@ def test_a_seeded_deal_request_carries_the_streak_and_the_carry() -> None:
 def test_a_seeded_deal_request_out_of_range_names_the_field(request_: dict[str, Any], path: str) -> None:
     """R-SHUFFLE: the seed is an integer from 0 to 2^64 - 1 (a boolean is not one), the dealer a
     seat of the ruleset; anything else is refused with the path of the field."""
-    from spec import InputError
+    from gostop_conformance.spec import InputError
 
     with pytest.raises(InputError) as refused:
         deal_from_json(request_, load_ruleset("matgo-2p").options)
@@ -236,7 +238,7 @@ def test_a_dealer_outside_the_seats_is_refused_at_its_dealer_path() -> None:
 
 
 def test_a_deal_with_more_hands_than_players_is_refused_at_its_hands_path() -> None:
-    from reference_impl._deal import check_deal
+    from gostop_conformance.reference._deal import check_deal
 
     ids = [c.id for c in deck().cards if c.kind != "bonus"]
     deal = Deal(players=2, dealer=0, hands=(tuple(ids[:16]), tuple(ids[16:32]), tuple(ids[32:])), table=(), stock=())

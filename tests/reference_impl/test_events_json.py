@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from reference_impl._events import Action, Event, Rejection
-from reference_impl._jsonapi import JsonEngine
-from spec import clauses, vocabulary
+from gostop_conformance.reference._events import Action, Event, Rejection
+from gostop_conformance.reference._jsonapi import JsonEngine
+from gostop_conformance.spec import clauses, vocabulary
 from tests.reference_impl.test_server_inprocess import DEAL, DEFS, RULESET, valid_reply
 
 Json = dict[str, Any]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import Action, Match, Rejection
-from reference_impl._scoring import breakdown
-from reference_impl._settlement import Seat, settle_stop, void_multiplier
-from spec import deck, load_ruleset
+from gostop_conformance.reference import Action, Match, Rejection
+from gostop_conformance.reference._scoring import breakdown
+from gostop_conformance.reference._settlement import Seat, settle_stop, void_multiplier
+from gostop_conformance.spec import deck, load_ruleset
 from tests.conftest import play, ruleset, start
 
 
@@ -136,7 +136,7 @@ def test_match_target_points_ends_the_match_early() -> None:
     """R-MATCH-ROUNDS: with a target of 1 point the first decided round with a payment ends the match."""
     rs = load_ruleset("matgo-2p").with_overrides({"match_rounds": 12, "match_target_points": 1}, "t")
     match = Match(rs, 3)
-    from reference_impl import RandomPlayer
+    from gostop_conformance.reference import RandomPlayer
 
     player = RandomPlayer(3)
     while not match.over:

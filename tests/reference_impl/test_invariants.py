@@ -13,14 +13,14 @@ from collections.abc import Callable
 
 import pytest
 
-from reference_impl import SplitMix64, seeded_deal
-from reference_impl._deal import deck_indices
-from reference_impl._invariants import card_places, violations
-from reference_impl._match import RandomPlayer
-from reference_impl._round import Round
-from reference_impl._scoring import Tally
-from reference_impl._state import CARD_ID
-from spec import deck, load_ruleset
+from gostop_conformance.reference import SplitMix64, seeded_deal
+from gostop_conformance.reference._deal import deck_indices
+from gostop_conformance.reference._invariants import card_places, violations
+from gostop_conformance.reference._match import RandomPlayer
+from gostop_conformance.reference._round import Round
+from gostop_conformance.reference._scoring import Tally
+from gostop_conformance.reference._state import CARD_ID
+from gostop_conformance.spec import deck, load_ruleset
 from tests.conftest import play, start
 
 

@@ -16,10 +16,10 @@ from typing import Final
 
 import pytest
 
-from reference_impl import Action, Rejection, Round, SplitMix64, complete_deal, seeded_deal
-from reference_impl._deal import deck_indices
-from reference_impl._match import RandomPlayer
-from spec import deck, load_ruleset, ruleset_ids
+from gostop_conformance.reference import Action, Rejection, Round, SplitMix64, complete_deal, seeded_deal
+from gostop_conformance.reference._deal import deck_indices
+from gostop_conformance.reference._match import RandomPlayer
+from gostop_conformance.spec import deck, load_ruleset, ruleset_ids
 from tests.reference_impl.test_round import _fields
 
 SEEDS = range(6)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from reference_impl._match import Match, RandomPlayer, play_random_round
-from spec import load_ruleset
+from gostop_conformance.reference._match import Match, RandomPlayer, play_random_round
+from gostop_conformance.spec import load_ruleset
 
 
 def test_a_new_match_starts_fresh() -> None:

@@ -3,9 +3,9 @@ on a round small enough to count by hand, and divide, the subtree sizes below ea
 
 from __future__ import annotations
 
-from reference_impl import Round, SplitMix64, perft, perft_divide, seeded_deal
-from reference_impl._deal import Deal
-from spec import load_ruleset
+from gostop_conformance.reference import Round, SplitMix64, perft, perft_divide, seeded_deal
+from gostop_conformance.reference._deal import Deal
+from gostop_conformance.spec import load_ruleset
 
 
 def small_round() -> Round:

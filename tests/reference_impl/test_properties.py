@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference_impl import Action, Rejection, Round, SplitMix64, seeded_deal
-from reference_impl._deal import deck_indices
-from reference_impl._match import RandomPlayer
-from spec import Options, deck, load_ruleset, ruleset_ids
+from gostop_conformance.reference import Action, Rejection, Round, SplitMix64, seeded_deal
+from gostop_conformance.reference._deal import deck_indices
+from gostop_conformance.reference._match import RandomPlayer
+from gostop_conformance.spec import Options, deck, load_ruleset, ruleset_ids
 
 ROUNDS = int(os.environ.get("GOSTOP_PROPERTY_ROUNDS", "1000"))
 PROFILE = settings(max_examples=ROUNDS, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import Action, Deal, PlayerState, Rejection, Round, complete_deal
-from spec import load_ruleset
+from gostop_conformance.reference import Action, Deal, PlayerState, Rejection, Round, complete_deal
+from gostop_conformance.spec import load_ruleset
 from tests.conftest import kinds, play, start
 
 
@@ -370,9 +370,9 @@ def _fields(obj: object) -> dict[str, object]:
 
 def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
     """Round.clone (perft): a copy constructor, so every field must be listed in Round._copy."""
-    from reference_impl import RandomPlayer, SplitMix64, seeded_deal
-    from reference_impl._round import Round
-    from spec import load_ruleset
+    from gostop_conformance.reference import RandomPlayer, SplitMix64, seeded_deal
+    from gostop_conformance.reference._round import Round
+    from gostop_conformance.spec import load_ruleset
 
     rs = load_ruleset("matgo-online")
     paused = 0

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from reference_impl import Action, Round, complete_deal
-from spec import InputError
+from gostop_conformance.reference import Action, Round, complete_deal
+from gostop_conformance.spec import InputError
 from tests.conftest import play, ruleset, start
 
 FOUR_JULY = ["m07-animal", "m07-ribbon", "m07-junk-1", "m07-junk-2"]
@@ -137,7 +137,7 @@ def test_a_shake_of_a_position_counts_as_a_three_card_shake() -> None:
     """R-SHAKE-BOMB-MULT, R-FOUR-IN-HAND-LATER: a position's shaken months say which months were
     shown, not how many cards; under four_card_shake_x4 such a shake doubles (x2), and a month of
     shake_x4_months still quadruples."""
-    from reference_impl import PlayerState
+    from gostop_conformance.reference import PlayerState
 
     rs = ruleset("matgo-2p", four_in_hand_later="four_card_shake_x4", shake_x4_months=[11])
     states = (PlayerState(shaken_months=(7, 11)), PlayerState())

@@ -9,11 +9,11 @@ import json
 from importlib import resources
 from pathlib import Path
 
-import reference_impl
-from reference_impl._deal import PlayerState
-from reference_impl._scoring import Tally
-from reference_impl._seat import SeatState
-from reference_impl._settlement import Seat
+from gostop_conformance import reference
+from gostop_conformance.reference._deal import PlayerState
+from gostop_conformance.reference._scoring import Tally
+from gostop_conformance.reference._seat import SeatState
+from gostop_conformance.reference._settlement import Seat
 
 #: fields the snapshot's players[i] does not carry: the cards are the snapshot's own `hands` and
 #: `captured`; the rest is what the engine derives or counts for itself
@@ -23,7 +23,7 @@ _ENGINE_ONLY = {"hand", "captured", "tally", "first_go_turn", "last_go_turn", "s
 def _slots() -> tuple[str, ...]:
     """SeatState's __slots__, read from its source: the compiled build (a mypyc native class) has
     no __slots__ attribute, and both builds are tested (make test-compiled)."""
-    tree = ast.parse((Path(reference_impl.__file__).parent / "_seat.py").read_text(encoding="utf-8"))
+    tree = ast.parse((Path(reference.__file__).parent / "_seat.py").read_text(encoding="utf-8"))
     [cls] = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "SeatState"]
     [slots] = [n.value for n in cls.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "__slots__"]
     names = ast.literal_eval(slots)
@@ -32,7 +32,7 @@ def _slots() -> tuple[str, ...]:
 
 
 def _wire_player_fields() -> set[str]:
-    schema = json.loads(resources.files("spec.protocol").joinpath("protocol.schema.json").read_text())
+    schema = json.loads(resources.files("gostop_conformance.spec.protocol").joinpath("protocol.schema.json").read_text())
     return set(schema["$defs"]["player_state"]["properties"])
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from reference_impl import SplitMix64, seeded_deal
-from spec import load_ruleset, spec_dir
+from gostop_conformance.reference import SplitMix64, seeded_deal
+from gostop_conformance.spec import load_ruleset, spec_dir
 
 SCHEMA = json.loads((spec_dir() / "protocol" / "protocol.schema.json").read_text(encoding="utf-8"))
 
@@ -22,7 +22,7 @@ def reply_ok(kind: str, reply: dict) -> None:
 
 def converse(lines: list[str]) -> list[dict]:
     proc = subprocess.run(
-        [sys.executable, "-m", "reference_impl", "--stdio"],
+        [sys.executable, "-m", "gostop_conformance.reference", "--stdio"],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
@@ -49,7 +49,7 @@ def test_a_whole_round_over_stdio() -> None:
     assert replies[0]["engine"]["name"] == "gostop-reference"
     # a whole round in one conversation: always the last legal action, until the round ends
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reference_impl", "--stdio"],
+        [sys.executable, "-m", "gostop_conformance.reference", "--stdio"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -125,7 +125,7 @@ def test_rejection_is_an_error_reply_with_the_vocabulary_code() -> None:
 
 def test_where_the_fast_check_and_the_full_validator_disagree_the_full_one_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     """Should the compiled check ever refuse what the full validator accepts, the request is served."""
-    from reference_impl import _server
+    from gostop_conformance.reference import _server
 
     monkeypatch.setattr(_server, "protocol_check", lambda *_: lambda _message: False)
     assert _server.check_request({"seq": 10**30, "cmd": "legal"}) is None

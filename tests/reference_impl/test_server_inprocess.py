@@ -17,11 +17,11 @@ import jsonschema
 import orjson
 import pytest
 
-from reference_impl import _server as server
-from reference_impl import complete_deal
-from reference_impl._build import engine_version
-from reference_impl._jsonapi import PROTOCOL_VERSION, JsonEngine
-from spec import load_ruleset, option_registry, protocol_schema, ruleset_ids, vocabulary
+from gostop_conformance.reference import _server as server
+from gostop_conformance.reference import complete_deal
+from gostop_conformance.reference._build import engine_version
+from gostop_conformance.reference._jsonapi import PROTOCOL_VERSION, JsonEngine
+from gostop_conformance.spec import load_ruleset, option_registry, protocol_schema, ruleset_ids, vocabulary
 from tests.conftest import BUILD, needs_interpreted
 
 Json = dict[str, Any]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl._settlement import Seat, carry_factor, go_multiplier, go_points, settle_fixed, settle_stop
-from spec import deck
+from gostop_conformance.reference._settlement import Seat, carry_factor, go_multiplier, go_points, settle_fixed, settle_stop
+from gostop_conformance.spec import deck
 from tests.conftest import ruleset
 
 
@@ -158,7 +158,7 @@ def test_empty_capture_exempt() -> None:
 def test_a_settlement_built_positionally_names_its_fields_in_order() -> None:
     """`_settle_with` gives every Settlement field positionally (the named tuple's keyword
     constructor is interpreted code): the order it assumes must be the class's own."""
-    from reference_impl._settlement import SETTLEMENT_FIELDS, Settlement
+    from gostop_conformance.reference._settlement import SETTLEMENT_FIELDS, Settlement
 
     assert Settlement._fields == SETTLEMENT_FIELDS
     won = settle_stop("stop", 0, [seat("m01-bright", "m03-bright", "m08-bright"), seat("m02-animal")], 0, ruleset("matgo-2p").options, 1)

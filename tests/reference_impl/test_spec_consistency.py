@@ -8,14 +8,14 @@ from pathlib import Path
 
 import yaml
 
-import reference_impl
-from reference_impl._events import ACTION_FIELDS
-from reference_impl._scoring import PC_SETS
-from spec import Options, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids, spec_dir
+from gostop_conformance import reference
+from gostop_conformance.reference._events import ACTION_FIELDS
+from gostop_conformance.reference._scoring import PC_SETS
+from gostop_conformance.spec import Options, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids, spec_dir
 
 #: the engine's sources and the spec model's (cards and deck checks live there), wherever they are
 #: installed (a checkout, a wheel, the compiled wheel)
-CODE = sorted([*Path(reference_impl.__file__).parent.glob("*.py"), *spec_dir().glob("*.py")])
+CODE = sorted([*Path(reference.__file__).parent.glob("*.py"), *spec_dir().glob("*.py")])
 assert CODE, "the engine's sources were not found beside reference_impl/__init__.py"
 
 

@@ -4,11 +4,11 @@ of a round and settlements as a person reads them. Each expectation is worked ou
 
 from __future__ import annotations
 
-from reference_impl import Action, Event, Round
-from reference_impl._deal import Deal
-from reference_impl._settlement import settle_fixed, settle_stop, settle_void, with_side_payments
-from reference_impl._text import action_text, cards, event_text, settlement_text, state_text
-from spec import load_ruleset
+from gostop_conformance.reference import Action, Event, Round
+from gostop_conformance.reference._deal import Deal
+from gostop_conformance.reference._settlement import settle_fixed, settle_stop, settle_void, with_side_payments
+from gostop_conformance.reference._text import action_text, cards, event_text, settlement_text, state_text
+from gostop_conformance.spec import load_ruleset
 from tests.reference_impl.test_settlement import seat
 
 

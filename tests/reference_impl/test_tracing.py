@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference_impl import _tracing
-from spec import InputError, load_ruleset, reset_caches
+from gostop_conformance.reference import _tracing
+from gostop_conformance.spec import InputError, load_ruleset, reset_caches
 
 
 @pytest.mark.skipif(not _tracing.can_trace(), reason="option reads are traced on the interpreted engine only (a compiled engine refuses)")

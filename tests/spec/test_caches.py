@@ -8,15 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import conformance  # its caches register on import
-import reference_impl
-import spec
-from spec import _caches, _rulesets, load_ruleset, reset_caches, ruleset_from_json
+from gostop_conformance import harness, reference, spec  # their caches register on import
+from gostop_conformance.spec import _caches, _rulesets, load_ruleset, reset_caches, ruleset_from_json
 
 
 def _fill_caches() -> None:
     o = load_ruleset("matgo-online").options
-    reference_impl.seeded_deal(o, reference_impl.SplitMix64(3), dealer=0)
+    reference.seeded_deal(o, reference.SplitMix64(3), dealer=0)
     ruleset_from_json({"id": "matgo-2p", "options": {"go_threshold": 5}})
 
 
@@ -50,15 +48,15 @@ def _module_level_containers(path: Path, root: Path) -> list[str]:
 #: module-level empty containers that are not caches, each with the reason
 NOT_CACHES = {
     "spec/_caches.py:_MEMOS": "the registry itself",
-    "conformance/_dependencies.py:_WORKER_CORPUS": "a worker process's corpus, filled once as the process starts",
-    "conformance/_jobs.py:_WORKER": "a worker process's engine, made once as the process starts",
+    "harness/_dependencies.py:_WORKER_CORPUS": "a worker process's corpus, filled once as the process starts",
+    "harness/_jobs.py:_WORKER": "a worker process's engine, made once as the process starts",
 }
 
 
 def test_no_module_keeps_an_unregistered_empty_container() -> None:
     """An empty dict or list at module level is a cache by construction: it must go through memo()."""
     # the packages as installed (the compiled build's tests run outside the checkout)
-    homes = [Path(pkg.__file__).parent for pkg in (spec, reference_impl, conformance)]
+    homes = [Path(pkg.__file__).parent for pkg in (spec, reference, harness)]
     found = [where for home in homes for f in sorted(home.glob("*.py")) for where in _module_level_containers(f, home.parent)]
     assert sum(len(list(home.glob("*.py"))) for home in homes) > 30
     assert sorted(w for w in found if w not in NOT_CACHES) == []

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from spec import deck
+from gostop_conformance.spec import deck
 
 
 def test_forty_eight_cards_four_per_month() -> None:

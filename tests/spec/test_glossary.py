@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from spec import InputError, clauses, deck, glossary, load_spec_file, load_yaml_text, spec_dir, validate
-from spec._glossary import from_located
+from gostop_conformance.spec import InputError, clauses, deck, glossary, load_spec_file, load_yaml_text, spec_dir, validate
+from gostop_conformance.spec._glossary import from_located
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 

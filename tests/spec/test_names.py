@@ -9,7 +9,7 @@ import typing
 
 import pytest
 
-from spec import Options, _names, option_registry, spec_dir, vocabulary
+from gostop_conformance.spec import Options, _names, option_registry, spec_dir, vocabulary
 
 _OF_SECTION = {
     "decisions": _names.Decision,

@@ -26,11 +26,11 @@ import jsonschema_rs
 import orjson
 import pytest
 
-from conformance import ReferenceEngine, load_corpus, run_scenario
-from reference_impl import JsonEngine, RandomPlayer, SplitMix64, seeded_deal, serve
-from reference_impl import handle_request as handle
-from spec import deck, load_ruleset, ruleset_ids
-from spec._schemas import protocol_schema, schema, vocabulary
+from gostop_conformance.harness import ReferenceEngine, load_corpus, run_scenario
+from gostop_conformance.reference import JsonEngine, RandomPlayer, SplitMix64, seeded_deal, serve
+from gostop_conformance.reference import handle_request as handle
+from gostop_conformance.spec import deck, load_ruleset, ruleset_ids
+from gostop_conformance.spec._schemas import protocol_schema, schema, vocabulary
 
 Json = dict[str, Any]
 SCHEMA = protocol_schema()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from spec import InputError, load_ruleset, load_yaml_text, option_registry, ruleset_ids, toggle_registry
-from spec._rulesets import _resolve
+from gostop_conformance.spec import InputError, load_ruleset, load_yaml_text, option_registry, ruleset_ids, toggle_registry
+from gostop_conformance.spec._rulesets import _resolve
 
 REQUIRED = {
     "standard-3p",

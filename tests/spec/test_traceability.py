@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from spec import (
+from gostop_conformance.spec import (
     TRACE_STATUSES,
     InputError,
     clauses,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spec import InputError
-from spec._yamlio import EXPANSION_LIMIT, MESSAGE_LIMIT, SIZE_LIMIT, load_yaml, load_yaml_text
+from gostop_conformance.spec import InputError
+from gostop_conformance.spec._yamlio import EXPANSION_LIMIT, MESSAGE_LIMIT, SIZE_LIMIT, load_yaml, load_yaml_text
 
 
 def test_a_duplicate_key_names_both_lines() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from spec import Card
+from gostop_conformance.spec import Card
 
 W, H = 60, 96
 FONT = 'font-family="sans-serif" font-weight="bold"'

@@ -1,8 +1,8 @@
 """The compatibility report as worked examples: the reference engine and semantic mutants of it.
 
 Generated when the site is built, exactly as a user makes it: `gostop-conformance run` against each
-engine over stdio (`gostop-reference --stdio`, then `--mutant NAME`: the reference engine with one
-rule deliberately broken, reference_impl.MUTANTS), then `gostop-conformance report` over the saved
+engine over stdio (`gostop-reference --stdio`, then `gostop-mutant NAME`: the reference engine with
+one rule deliberately broken, gostop_conformance.mutants.MUTANTS), then `gostop-conformance report` over the saved
 report.jsonl files. The runs go in parallel and take about two seconds each on this machine (the
 whole corpus over stdio), so the build stays well under a minute; nothing is committed. The report
 page and its badges are copied into the site under compat/, and `compat_page` introduces them.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from docsgen.links import Ctx, esc
 from docsgen.model import Model
-from reference_impl import MUTANTS
+from gostop_conformance.mutants import MUTANTS
 
 SRC = "compatibility.md"
 FOLDER = "compat"  # the report's own files in the site: compat/index.html, compat/badges/*.svg
@@ -48,11 +48,11 @@ def examples() -> list[Example]:
     by_name = {m.name: m for m in MUTANTS}
     missing = [name for name in EXAMPLE_MUTANTS if name not in by_name]
     if missing:
-        raise ValueError(f"docs/_build/docsgen/compat.py: no semantic mutant {missing} in reference_impl.MUTANTS")
+        raise ValueError(f"docs/_build/docsgen/compat.py: no semantic mutant {missing} in gostop_conformance.mutants.MUTANTS")
     out = [Example(ENGINE, None, None, "the reference engine itself")]
     for name in EXAMPLE_MUTANTS:
         m = by_name[name]
-        out.append(Example(f"{ENGINE} --mutant {name}", name, m.clause, m.description))
+        out.append(Example(f"gostop-mutant {name}", name, m.clause, m.description))
     return out
 
 
@@ -65,7 +65,7 @@ def run_reports() -> dict[str, str]:
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
     env.pop("GOSTOP_ENGINE", None)
-    cli = [sys.executable, "-m", "conformance"]
+    cli = [sys.executable, "-m", "gostop_conformance.harness"]
     with tempfile.TemporaryDirectory(prefix="gostop-compat-") as tmp:
         root = Path(tmp)
         procs = []

@@ -1,4 +1,4 @@
-"""The glossary page, generated from spec/glossary.yaml (`spec.glossary()`).
+"""The glossary page, generated from spec/glossary.yaml (`glossary()` of the spec package).
 
 Each term is a section whose heading carries its three forms, hangul, romanisation and English
 (`피 pi — junk`), so that the site search finds the term by any of them (the heading is the

@@ -1,9 +1,9 @@
 """Everything the site is generated from, loaded once per build through the project's own loaders.
 
-Spec data: `reference_impl.deck()`, `option_registry()`, `load_ruleset()`, `ruleset_ids()`,
-`spec.clauses()`, spec/sources.yaml, spec/traceability.yaml, spec/vocabulary.yaml, spec/glossary.yaml, the area files of
-spec/rules/ (for their order and introductions). Scenarios: `conformance.load_corpus()`, each run on
-the reference engine with `conformance.run_scenario` (its transcript is what the worked examples
+Spec data: `deck()`, `option_registry()`, `load_ruleset()`, `ruleset_ids()`,
+`clauses()`, spec/sources.yaml, spec/traceability.yaml, spec/vocabulary.yaml, spec/glossary.yaml, the area files of
+spec/rules/ (for their order and introductions). Scenarios: `load_corpus()` of the harness, each run on
+the reference engine with `run_scenario` (its transcript is what the worked examples
 show). Nothing here depends on the clock, the machine or dict ordering beyond the files' own order.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from conformance import ReferenceEngine, Result, Scenario, default_root, load_corpus, load_dependencies, run_scenario
-from spec import (
+from gostop_conformance.harness import ReferenceEngine, Result, Scenario, default_root, load_corpus, load_dependencies, run_scenario
+from gostop_conformance.spec import (
     Clause,
     clauses,
     deck,

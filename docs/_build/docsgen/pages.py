@@ -7,13 +7,13 @@ import re
 from collections import Counter
 from typing import Any
 
-from conformance import compress_values as compress
 from docsgen import examples
 from docsgen.cards import MONTH_NAMES, RIBBON_CLASS_TEXT, kind_text
 from docsgen.glossary import terms_of_clause
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
 from docsgen.model import Model
-from spec import toggle_registry
+from gostop_conformance.harness import compress_values as compress
+from gostop_conformance.spec import toggle_registry
 
 SCENARIO_IN_CODE = re.compile(r"`([a-z0-9][a-z0-9-]*)`")
 WIDE = "---\nhide:\n  - navigation\n  - toc\n---\n\n"  # front matter: a page with a wide table
@@ -679,8 +679,8 @@ def scenario_file_page(m: Model, file: str) -> str:
 
 
 def conformance_page(m: Model) -> str:
-    from conformance import UNTRACED, coverage, coverage_markdown, engine_factory
-    from conformance import run_suite as run
+    from gostop_conformance.harness import UNTRACED, coverage, coverage_markdown, engine_factory
+    from gostop_conformance.harness import run_suite as run
 
     src = "conformance.md"
     ctx = Ctx(src, m)
@@ -762,9 +762,9 @@ def conformance_page(m: Model) -> str:
 def mutation_md(m: Model, ctx: Ctx) -> str:
     """The corpus against the semantic mutants of the reference engine, when the suite has them."""
     try:
-        from conformance import mutation_kill_rate as kill_rate
-        from conformance import mutation_report_markdown as report_markdown
-        from conformance import run_mutants
+        from gostop_conformance.harness import mutation_kill_rate as kill_rate
+        from gostop_conformance.harness import mutation_report_markdown as report_markdown
+        from gostop_conformance.harness import run_mutants
     except ImportError:
         return (
             "**Mutation kill rate: not measured yet.** The mutation suite, which would change the reference "
@@ -784,7 +784,7 @@ def mutation_md(m: Model, ctx: Ctx) -> str:
         lines[i] = line
     return (
         "Each semantic mutant is the reference engine with one rule deliberately broken "
-        "(`reference_impl._mutant_set`); the corpus kills a mutant when at least one scenario fails on it. "
+        "(`gostop_conformance.mutants`, `reference_mutants/`); the corpus kills a mutant when at least one scenario fails on it. "
         "Measured when the site was built with `conformance._mutation.run_mutants`, as "
         f"`gostop-conformance mutants` does ({kill_rate(results):.1%}; the first killing scenario is shown).\n\n" + "\n".join(lines) + "\n"
     )

@@ -15,7 +15,7 @@ from docsgen.links import Ctx, md_escape
 from docsgen.model import Model
 from docsgen.pages import header, table
 from docsgen.sessions import wire
-from spec import protocol_schema
+from gostop_conformance.spec import protocol_schema
 
 Json = dict[str, Any]
 

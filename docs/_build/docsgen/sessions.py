@@ -1,5 +1,5 @@
 """The worked sessions of docs/protocol-examples/: whole protocol sessions, hello to bye, recorded
-from the reference engine's protocol server (`reference_impl._server.handle`, exactly what
+from the reference engine's protocol server (`gostop_conformance.reference.handle_request`, exactly what
 `gostop-reference --stdio` answers). Each file is JSON Lines as on the wire: a request, then its reply.
 
 What each session sends is defined here; what the engine answers is recorded, never written by
@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_impl import JsonEngine, PlayerState, complete_deal
-from reference_impl import handle_request as handle
-from spec import load_ruleset
+from gostop_conformance.reference import JsonEngine, PlayerState, complete_deal
+from gostop_conformance.reference import handle_request as handle
+from gostop_conformance.spec import load_ruleset
 
 Json = dict[str, Any]
 FOLDER = "protocol-examples"

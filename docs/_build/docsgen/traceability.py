@@ -9,7 +9,7 @@ from typing import Any
 from docsgen.links import Ctx, md_escape
 from docsgen.model import Model
 from docsgen.pages import table
-from spec import TRACE_STATUSES
+from gostop_conformance.spec import TRACE_STATUSES
 
 SRC = "traceability.md"
 #: scenario links shown per statement; the rest are counted

@@ -14,8 +14,8 @@ import os
 import sys
 import time
 
-from reference_impl import JsonEngine
-from reference_impl import handle_request as handle
+from gostop_conformance.reference import JsonEngine
+from gostop_conformance.reference import handle_request as handle
 
 TRIGGER = "m11-bright"
 
@@ -36,7 +36,7 @@ def main() -> int:
 
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if mode == "mutant":  # a semantic mutant of the reference (argv[2]) declaring argv[3] (JSON) as its hello
-        from reference_impl import apply_mutant_for_process as apply_for_process
+        from gostop_conformance.mutants import apply_for_process
 
         apply_for_process(sys.argv[2])
     engine = JsonEngine()

@@ -2,22 +2,21 @@
 match flow, the point-count variant (R-SCORE-GODORI, R-SCORE-JUNK, R-DUAL-ROLE, R-EXTRA-YAKU,
 R-GO-THRESHOLD, R-GO-RISE, R-GO-BONUS, R-GO-LAST, R-GO-MULTI, R-PI-BAK, R-MEONG, R-GO-BAK,
 R-RIBBON-BAK, R-EXHAUST-AFTER-GO, R-NAGARI-CARRY, R-NEXT-DEALER, R-PC-LEFTOVER): each one a bug a
-real engine author could make reading the rules prose (reference_impl/_mutant_set.py gathers every
-set)."""
+real engine author could make reading the rules prose (_set.py gathers every set)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
-import reference_impl._dealtime as dealtime_mod
-import reference_impl._round as round_mod
-import reference_impl._scoring as scoring_mod
-import reference_impl._settlement as settlement_mod
-import reference_impl._state as state_mod
-import reference_impl._turns as turns_mod
-from reference_impl._mutants import Mutant, Patch, _bak_added, _next_round_rewrite
-from spec import Bak, Options, deck
+import gostop_conformance.reference._dealtime as dealtime_mod
+import gostop_conformance.reference._round as round_mod
+import gostop_conformance.reference._scoring as scoring_mod
+import gostop_conformance.reference._settlement as settlement_mod
+import gostop_conformance.reference._state as state_mod
+import gostop_conformance.reference._turns as turns_mod
+from gostop_conformance.mutants._base import Mutant, Patch, _bak_added, _next_round_rewrite
+from gostop_conformance.spec import Bak, Options, deck
 
 _SeatList = list[settlement_mod.Seat]
 

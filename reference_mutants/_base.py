@@ -1,7 +1,7 @@
 """Semantic mutants of the reference engine: each one breaks one rule the way a real engine might,
 so that `gostop-conformance mutants` can measure how many of them the scenario corpus catches.
 This module holds the first set and the builders every set reuses (`_options`, `_wrap_request`,
-`_flip_rewrite`, `_bak_added`, `_next_round_rewrite`, ...); `_mutant_set` gathers the sets and
+`_flip_rewrite`, `_bak_added`, `_next_round_rewrite`, ...); `_set` gathers the sets and
 applies one.
 
 A mutant is applied in process (a context manager patches the engine) or for a whole stdio
@@ -16,15 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-import reference_impl._deal as deal_mod
-import reference_impl._match as match_mod
-import reference_impl._round as round_mod
-import reference_impl._scoring as scoring_mod
-import reference_impl._settlement as settlement_mod
-import reference_impl._state as state_mod
-import reference_impl._steals as steals_mod
-from reference_impl._events import Action
-from spec import Bak, Options, Ruleset, deck
+import gostop_conformance.reference._deal as deal_mod
+import gostop_conformance.reference._match as match_mod
+import gostop_conformance.reference._round as round_mod
+import gostop_conformance.reference._scoring as scoring_mod
+import gostop_conformance.reference._settlement as settlement_mod
+import gostop_conformance.reference._state as state_mod
+import gostop_conformance.reference._steals as steals_mod
+from gostop_conformance.reference._events import Action
+from gostop_conformance.spec import Bak, Options, Ruleset, deck
 
 Patch = tuple[Any, str, Any]
 

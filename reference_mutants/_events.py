@@ -2,8 +2,8 @@
 three ppeoks, shake, bomb, the two-card bomb, a four in hand and chongtong (R-PPEOK,
 R-PPEOK-CAPTURE, R-JJOK, R-TTADAK, R-STEAL, R-FINAL-TURN, R-FIRST-TURN-AWARD, R-THREE-PPEOK,
 R-SHAKE, R-BOMB-SKIP, R-BOMB-TWO, R-FOUR-IN-HAND-LATER, R-CHONGTONG, R-CHONGTONG-MULTI): each one
-a bug a real engine author could make reading the rules prose (reference_impl/_mutant_set.py
-gathers every set)."""
+a bug a real engine author could make reading the rules prose (_set.py gathers
+every set)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import itertools
 from collections.abc import Callable
 from typing import Any, Final
 
-import reference_impl._round as round_mod
-import reference_impl._settlement as settlement_mod
-import reference_impl._steals as steals_mod
-from reference_impl._mutants import Mutant, Patch, _instant_win_repaid, _options
+import gostop_conformance.reference._round as round_mod
+import gostop_conformance.reference._settlement as settlement_mod
+import gostop_conformance.reference._steals as steals_mod
+from gostop_conformance.mutants._base import Mutant, Patch, _instant_win_repaid, _options
 
 Hook = Callable[[round_mod.Round, Any], None]
 

@@ -2,10 +2,10 @@
 block (`applied`, what `gostop-conformance mutants` runs the corpus under) or for a whole process
 (`apply_for_process`, the stdio server's `--mutant`).
 
-The mutants themselves live in modules of their own, one set each: `_mutants` (the first set, and
-the builders the others reuse), `_mutants_play` (deal, turn, capture, bonus cards),
-`_mutants_events` (ppeok, jjok, ttadak, sweep, steals, declarations) and `_mutants_scoring`
-(scoring, Go/Stop, settlement, match flow, the point-count variant).
+The mutants themselves live in modules of their own, one set each: `_base` (the first set, and
+the builders the others reuse), `_play` (deal, turn, capture, bonus cards), `_events` (ppeok,
+jjok, ttadak, sweep, steals, declarations) and `_scoring` (scoring, Go/Stop, settlement, match
+flow, the point-count variant).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
-from reference_impl import _mutants, _mutants_events, _mutants_play, _mutants_scoring
-from reference_impl._build import engine_build
-from reference_impl._mutants import Mutant, Patch
-from spec import InputError
+from gostop_conformance.mutants import _base, _events, _play, _scoring
+from gostop_conformance.mutants._base import Mutant, Patch
+from gostop_conformance.reference import engine_build
+from gostop_conformance.spec import InputError
 
-MUTANTS: Final[tuple[Mutant, ...]] = (*_mutants.MUTANTS, *_mutants_play.MUTANTS, *_mutants_events.MUTANTS, *_mutants_scoring.MUTANTS)
+MUTANTS: Final[tuple[Mutant, ...]] = (*_base.MUTANTS, *_play.MUTANTS, *_events.MUTANTS, *_scoring.MUTANTS)
 
 BY_NAME: Final[dict[str, Mutant]] = {m.name: m for m in MUTANTS}
 if len(BY_NAME) != len(MUTANTS):  # a name given twice would hide a mutant from every run

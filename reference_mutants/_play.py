@@ -3,22 +3,22 @@ play, matching and the two-match choice, the flip, bonus cards in hand and from 
 stack capture (R-SHUFFLE, R-DEAL-ORDER, R-DEAL-BONUS, R-TURN-ORDER, R-FREE-PLAY,
 R-TWO-MATCH-CHOICE, R-BONUS-FLIP, R-BONUS-HAND, R-BONUS-PPEOK, R-BONUS-STEAL, R-STACK-CAPTURE):
 each one a bug a real engine author could make reading the rules prose
-(reference_impl/_mutant_set.py gathers every set)."""
+(_set.py gathers every set)."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, Final
 
-import reference_impl._deal as deal_mod
-import reference_impl._legal as legal_mod
-import reference_impl._match as match_mod
-import reference_impl._round as round_mod
-import reference_impl._state as state_mod
-import reference_impl._turns as turns_mod
-from reference_impl._events import Action, Rejection
-from reference_impl._mutants import Mutant, Patch, _advance_when, _first_dealer, _options
-from spec import Options, deck
+import gostop_conformance.reference._deal as deal_mod
+import gostop_conformance.reference._legal as legal_mod
+import gostop_conformance.reference._match as match_mod
+import gostop_conformance.reference._round as round_mod
+import gostop_conformance.reference._state as state_mod
+import gostop_conformance.reference._turns as turns_mod
+from gostop_conformance.mutants._base import Mutant, Patch, _advance_when, _first_dealer, _options
+from gostop_conformance.reference._events import Action, Rejection
+from gostop_conformance.spec import Options, deck
 
 _IS_BONUS = state_mod.IS_BONUS
 _MONTH = state_mod.MONTH
