@@ -51,8 +51,18 @@ def test_the_key_names_the_change_not_mutmuts_number() -> None:
 
 def test_a_hand_verdict_survives_a_rebuild_and_killed_mutants_leave_the_ledger() -> None:
     records = [
-        {"name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
-        {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "survived", "diff": CLAUSE_CASE},
+        {
+            "name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20",
+            "module": "m.py",
+            "status": "survived",
+            "diff": LOGIC,
+        },
+        {
+            "name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_99",
+            "module": "m.py",
+            "status": "survived",
+            "diff": CLAUSE_CASE,
+        },
         {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
     ]
     key = key_of(records[0]["name"], LOGIC)
@@ -68,14 +78,22 @@ def test_a_survivor_killed_on_recheck_leaves_the_ledger_and_is_counted_apart() -
     interpreter is a kill mutmut's forked worker missed; one it does not kill stays open."""
     records = [
         {"name": "gostop_conformance.reference._state.x__card_events__mutmut_3", "module": "m.py", "status": "survived", "diff": LOGIC},
-        {"name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20", "module": "m.py", "status": "survived", "diff": LOGIC},
+        {
+            "name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20",
+            "module": "m.py",
+            "status": "survived",
+            "diff": LOGIC,
+        },
         {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "killed", "diff": ""},
         {"name": "gostop_conformance.reference.x___dir____mutmut_1", "module": "m.py", "status": "no tests", "diff": LOGIC},
     ]
     recheck = {
         "gostop_conformance.reference._state.x__card_events__mutmut_3": {"killed": True, "by": "import fails under the mutant"},
         "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20": {"killed": False, "by": ""},
-        "gostop_conformance.reference.x___dir____mutmut_1": {"killed": True, "by": "tests/reference_impl/test_package.py::test_dir_lists_the_public_api"},
+        "gostop_conformance.reference.x___dir____mutmut_1": {
+            "killed": True,
+            "by": "tests/reference_impl/test_package.py::test_dir_lists_the_public_api",
+        },
     }
     ledger = build(records, {}, "abc", recheck=recheck)
     assert [e["key"].split(":")[0] for e in ledger["entries"]] == ["gostop_conformance.reference._round"]
@@ -91,8 +109,18 @@ def test_a_partial_run_takes_the_earlier_runs_results_only_for_unchanged_functio
     surrender = "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_20"
     records = [
         {"name": surrender, "module": "m.py", "status": "not checked", "diff": LOGIC},
-        {"name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_21", "module": "m.py", "status": "not checked", "diff": MESSAGE},
-        {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_99", "module": "m.py", "status": "not checked", "diff": CLAUSE_CASE},
+        {
+            "name": "gostop_conformance.reference._round.xǁRoundǁ_surrender__mutmut_21",
+            "module": "m.py",
+            "status": "not checked",
+            "diff": MESSAGE,
+        },
+        {
+            "name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_99",
+            "module": "m.py",
+            "status": "not checked",
+            "diff": CLAUSE_CASE,
+        },
         {"name": "gostop_conformance.reference._round.xǁRoundǁ_bomb__mutmut_1", "module": "m.py", "status": "survived", "diff": LOGIC},
     ]
     survivors = [{"key": key_of(surrender, LOGIC), "status": "survived"}, {"key": key_of(records[3]["name"], LOGIC), "status": "survived"}]
