@@ -2,9 +2,11 @@
 
 An engine declares rulesets, each either whole (`"matgo-2p"`) or with exceptions
 (`{"id": "matgo-2p", "options": {"meong_mode": ["off"], "shake_declaration": "unsupported"}}`),
-and option values it supports in any configuration (`"options": {"jjok_steal": "all"}`). That
-gives a few *configurations*: one per claimed ruleset, and a free one made of the declared options
-alone, where every option not declared is unknown.
+and option values it supports in any configuration (`"options": {"jjok_steal": "all"}`), or per
+player count (`"options": {"go_threshold": {"by_players": {"2": [7], "3": [3]}}}`). That gives a
+few *configurations*: one per claimed ruleset, and free ones made of the declared options alone
+(one per player count when an option is declared per player count), where every option not
+declared is unknown.
 
 A scenario runs under the first configuration that can run it (its own ruleset's claim, then the
 free one, then the other claims). A configuration can run it when, for every option:
@@ -16,7 +18,9 @@ free one, then the other claims). A configuration can run it when, for every opt
 
 Otherwise the scenario is UNSUPPORTED, and the reason lists every missing value. The scenario's
 expectations never change: only option values under which the reference engine gives the same
-compared outcome are substituted.
+compared outcome are substituted. The options the configuration does not declare (unsupported or
+unknown) are sent with the scenario (`Scenario.unjudged`): a check of the harness's own whose
+answer rests on one of them (the end-of-scenario score invariant) does not judge the engine.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from gostop_conformance.harness._dependencies import Dependencies, compress, derive, scenario_digest
@@ -82,15 +86,21 @@ class Declaration:
     def claims(self, ruleset_id: str) -> Configuration | None:
         return next((c for c in self.configurations if c.base == ruleset_id), None)
 
-    def free(self) -> Configuration | None:
-        return next((c for c in self.configurations if c.base is None), None)
+    def free(self, players: int | None = None) -> Configuration | None:
+        """The options-only configuration (for `players`, when it is declared per player count)."""
+        frees = [c for c in self.configurations if c.base is None]
+        fits = [c for c in frees if players is None or c.of("players") in (ANY, None) or players in (c.of("players") or ())]
+        found = fits or frees
+        return found[0] if found else None
 
 
 def parse(hello: Json) -> Declaration:
     """The declaration of a hello reply; DeclarationError names the field and what was expected."""
     registry = option_registry()
     known = ruleset_ids()
-    top = _options(hello.get("options") or {}, "hello.options", allow_unsupported=False)
+    raw_top = hello.get("options") or {}
+    per_players = _per_players(raw_top, "hello.options")
+    top = _options({k: v for k, v in raw_top.items() if k not in per_players}, "hello.options", allow_unsupported=False)
     configurations: list[Configuration] = []
     claimed: list[str] = []
     for i, item in enumerate(hello.get("rulesets") or ()):
@@ -116,15 +126,24 @@ def parse(hello: Json) -> Declaration:
             raise DeclarationError(where, f"ruleset {rid!r} is claimed twice")
         claimed.append(rid)
         values = load_ruleset(rid).options.as_json()
+        general = _for_players(top, per_players, values["players"])
         support: dict[str, Support] = {}
         for name in registry:
             if name in exceptions:
                 support[name] = exceptions[name]
             else:
-                support[name] = _union((values[name],), top.get(name))
+                support[name] = _union((values[name],), general.get(name))
         label = rid if not exceptions else f"{rid} (except {', '.join(sorted(exceptions))})"
         configurations.append(Configuration(rid, support, label))
-    if top or not claimed:
+    if per_players:
+        counts = top.get("players")
+        declared = {n for by in per_players.values() for n in by}
+        for n in sorted(declared if not isinstance(counts, tuple) else declared | set(counts)):
+            if isinstance(counts, tuple) and n not in counts:
+                continue  # a count the engine does not play: its per-count values are never used
+            free = _for_players(top, per_players, n) | {"players": (n,)}
+            configurations.append(Configuration(None, free, f"declared options, {n} players"))
+    elif top or not claimed:
         configurations.append(Configuration(None, dict(top), "declared options"))
     features = hello.get("features") or []
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
@@ -139,21 +158,22 @@ def parse(hello: Json) -> Declaration:
 POSITIONS: Final = tuple(vocabulary()["positions"])
 
 
-def _options(raw: Any, where: str, *, allow_unsupported: bool) -> dict[str, Support]:
+def _options(raw: Any, where: str, *, allow_unsupported: bool, keys: Mapping[str, str] | None = None) -> dict[str, Support]:
+    """Each option's support; `keys` names the JSON key of an option's entry when it is not the
+    option's id (a player count, under `by_players`)."""
     if not isinstance(raw, dict):
         raise DeclarationError(where, 'expected an object of option ids to "all" or a list of values')
     registry = option_registry()
     out: dict[str, Support] = {}
     for name, support in raw.items():
         spec = registry.get(name)
+        at = f"{where}.{(keys or {}).get(name, name)}"
         if spec is None:
             toggle = toggle_registry().get(name)
             if toggle is not None:
                 # the wire carries options only: a toggle is a way of writing two of them
-                raise DeclarationError(
-                    f"{where}.{name}", f"a convenience toggle, not an option; declare the options it sets: {', '.join(toggle.sets)}"
-                )
-            raise DeclarationError(f"{where}.{name}", "unknown option; expected an option id of spec/options.yaml")
+                raise DeclarationError(at, f"a convenience toggle, not an option; declare the options it sets: {', '.join(toggle.sets)}")
+            raise DeclarationError(at, "unknown option; expected an option id of spec/options.yaml")
         if support == ANY:
             out[name] = ANY
         elif support == UNSUPPORTED_OPTION and allow_unsupported:
@@ -163,14 +183,51 @@ def _options(raw: Any, where: str, *, allow_unsupported: bool) -> dict[str, Supp
             for k, value in enumerate(support):
                 typed = spec.coerce(value)
                 if typed is None:
-                    raise DeclarationError(f"{where}.{name}[{k}]", f"expected {spec.expected()}, got {value!r}")
+                    raise DeclarationError(f"{at}[{k}]", f"expected {spec.expected()}, got {value!r}")
                 canonical = sorted(value) if isinstance(typed, frozenset) else value
                 if canonical not in values:
                     values.append(canonical)
             out[name] = tuple(values)
         else:
             allowed = '"all", a non-empty list of values or "unsupported"' if allow_unsupported else '"all" or a non-empty list of values'
-            raise DeclarationError(f"{where}.{name}", f"expected {allowed}, got {support!r}")
+            raise DeclarationError(at, f"expected {allowed}, got {support!r}")
+    return out
+
+
+#: the key of an option's support given per player count (`{"by_players": {"2": [...], "3": "all"}}`)
+BY_PLAYERS: Final = "by_players"
+
+
+def _per_players(raw: Any, where: str) -> dict[str, dict[int, Support]]:
+    """The options of `hello.options` declared per player count, each as {count: support}."""
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, dict[int, Support]] = {}
+    for name, support in raw.items():
+        if not isinstance(support, dict):
+            continue
+        at = f"{where}.{name}"
+        if set(support) != {BY_PLAYERS} or not isinstance(support[BY_PLAYERS], dict) or not support[BY_PLAYERS]:
+            raise DeclarationError(at, f'expected "all", a non-empty list of values, or {{"{BY_PLAYERS}": {{"<player count>": ...}}}}')
+        if name == "players":
+            raise DeclarationError(at, "the player count itself cannot be declared per player count")
+        by: dict[int, Support] = {}
+        for count, values in support[BY_PLAYERS].items():
+            if not (isinstance(count, str) and count.isdigit() and 2 <= int(count) <= 4):
+                raise DeclarationError(f"{at}.{BY_PLAYERS}", f"expected player counts 2, 3 or 4 as keys, got {count!r}")
+            by[int(count)] = _options({name: values}, f"{at}.{BY_PLAYERS}", allow_unsupported=True, keys={name: count})[name]
+        out[name] = by
+    return out
+
+
+def _for_players(top: Mapping[str, Support], per_players: Mapping[str, Mapping[int, Support]], n: int) -> dict[str, Support]:
+    """The options-only support with the per-player-count options resolved for `n` players (a
+    count an option does not list: unknown for that count)."""
+    out = dict(top)
+    for name, by in per_players.items():
+        found = by.get(n)
+        if found is not None:
+            out[name] = found
     return out
 
 
@@ -246,7 +303,7 @@ def verdict(sc: Scenario, declaration: Declaration, dependencies: DependenciesOf
     if declaration.reachable_only and dependencies(sc).constructed:
         return Verdict(None, constructed=True)
     own = declaration.claims(sc.ruleset)
-    order = [c for c in (own, declaration.free()) if c is not None]
+    order = [c for c in (own, declaration.free(sc.rules.players)) if c is not None]
     order += [c for c in declaration.configurations if c not in order]
     first: Verdict | None = None
     for configuration in order:
@@ -281,12 +338,13 @@ def _under(sc: Scenario, cfg: Configuration, dependencies: DependenciesOf) -> Ve
             candidates[name] = known + unknown
     if needs:
         return Verdict(None, cfg.label, needs=tuple(needs))
+    unjudged = frozenset(name for name in sc.resolved_options if cfg.of(name) is None)
     if not candidates and base == sc.ruleset:
-        return Verdict(sc, cfg.label)
+        return Verdict(replace(sc, unjudged=unjudged) if unjudged else sc, cfg.label)
     chosen = {name: values[0] for name, values in candidates.items()}
     sent = _passing(sc, base, chosen)
     if sent is not None:
-        return Verdict(sent, cfg.label, chosen)
+        return Verdict(replace(sent, unjudged=unjudged), cfg.label, chosen)
     # the first choices together change the outcome: one option at a time, each candidate in turn
     chosen = {}
     for name, values in candidates.items():
@@ -301,7 +359,7 @@ def _under(sc: Scenario, cfg: Configuration, dependencies: DependenciesOf) -> Ve
     if sent is None:
         last = next(reversed(candidates))
         return Verdict(None, cfg.label, needs=(Need(last, (), cfg.of(last)),))
-    return Verdict(sent, cfg.label, chosen)
+    return Verdict(replace(sent, unjudged=unjudged), cfg.label, chosen)
 
 
 def _passing(sc: Scenario, base: str, changes: Mapping[str, Any], *, undecided_ok: bool = False) -> Scenario | None:

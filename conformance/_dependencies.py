@@ -27,24 +27,20 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
-from itertools import combinations
 from pathlib import Path
 from typing import Any, Final
 
 from gostop_conformance.harness._engine import ReferenceEngine
+from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._runner import PASS, run_scenario
 from gostop_conformance.harness._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
 from gostop_conformance.reference import can_trace, traced_options
-from gostop_conformance.spec import InputError, OptionSpec, load_yaml, option_registry
+from gostop_conformance.spec import InputError, load_yaml, option_registry
 
 Json = dict[str, Any]
 
 #: the generated file, at the root of a corpus
 FILE_NAME: Final = DEPENDENCIES_FILE
-#: integer ranges up to this many values are probed whole
-_WHOLE_RANGE: Final = 31
-#: sets of up to this many members are probed as every subset
-_WHOLE_SET: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +50,7 @@ class Dependencies:
     digest: str
     passes: Mapping[str, tuple[Any, ...]]
     #: the scenario reaches a position no real deal reaches (R-ROUND-END: the stock empty while a
-    #: player still holds a card or a skip credit, in a deck without bonus cards)
+    #: player still holds a card or a skip credit)
     constructed: bool = False
 
     def depends_on(self, option: str) -> bool:
@@ -66,45 +62,6 @@ class Dependencies:
         if option not in self.passes or value in self.passes[option]:
             return True
         return False if value in probe_values(option_registry()[option], current) else None
-
-
-def probe_values(spec: OptionSpec, current: Any) -> list[Any]:
-    """The values of an option a scenario is tried under (JSON form, deterministic order); the
-    scenario's own value is included."""
-    t = spec.type
-    values: list[Any]
-    if t == "bool":
-        values = [False, True]
-    elif t == "enum":
-        values = list(spec.values)
-    elif t in ("int", "int_or_enum"):
-        assert spec.minimum is not None and spec.maximum is not None
-        values = [*spec.symbols, *_int_probes(spec.minimum, spec.maximum, current if isinstance(current, int) else None)]
-    else:  # subset, card_set, int_list: lists of members
-        members = list(spec.values)
-        if len(members) <= _WHOLE_SET:
-            values = [sorted(combo) for size in range(len(members) + 1) for combo in combinations(members, size)]
-        else:
-            own = sorted(current) if isinstance(current, list) else []
-            toggled = [sorted(set(own) ^ {m}) for m in members]
-            values = [[], sorted(members), *toggled]
-    if current not in values:
-        values.append(current)
-    out: list[Any] = []
-    for v in values:
-        if v not in out:
-            out.append(v)
-    return out
-
-
-def _int_probes(low: int, high: int, current: int | None) -> list[int]:
-    if high - low < _WHOLE_RANGE:
-        return list(range(low, high + 1))
-    picks = set(range(low, low + 11)) | {high}
-    if current is not None:
-        picks |= set(range(current - 3, current + 4))
-    picks |= {v for v in (20, 50, 100, 200, 500, 1000)}
-    return sorted(v for v in picks if low <= v <= high)
 
 
 def scenario_digest(sc: Scenario) -> str:
@@ -142,7 +99,7 @@ def derive(sc: Scenario, trace: bool | None = None) -> Dependencies:
     # the harness reads options too (the invariants of scores, a match's rounds and target): traced alike
     watched = replace(sc, rules=traced_options(sc.rules, reads)) if traced else sc
     first = run_scenario(ReferenceEngine(option_reads=reads if traced else None), watched)
-    constructed = is_constructed(sc, first.transcript)
+    constructed = is_constructed(first.transcript)
     if first.outcome != PASS:
         raise InputError(
             f"{sc.file}:{sc.line}",
@@ -165,12 +122,17 @@ def derive(sc: Scenario, trace: bool | None = None) -> Dependencies:
     return Dependencies(scenario_digest(sc), passes, constructed)
 
 
-def is_constructed(sc: Scenario, transcript: Iterable[tuple[str, Json, Json]]) -> bool:
-    """Whether a run of `sc` passed through a constructed position (R-ROUND-END): in a deck
-    without bonus cards, a state whose stock is empty while a hand holds a card or a player a
-    skip credit."""
-    if sc.rules.bonus_cards:
-        return False
+def is_constructed(transcript: Iterable[tuple[str, Json, Json]]) -> bool:
+    """Whether a run passed through a constructed position (R-ROUND-END): a state whose stock is
+    empty while a hand holds a card or a player a skip credit.
+
+    Bonus cards do not make such a state reachable: in a real deal the stock always holds, beside
+    one card per ordinary hand card and per skip credit, one per bonus card still in the stock and
+    two per bonus card in a hand (each is replaced from the stock, and the replacement is played),
+    since every bonus card dealt to the table, played or flipped takes one stock card more than a
+    plain turn (R-DEAL-BONUS, R-BONUS-HAND, R-BONUS-FLIP). The stock is therefore empty only with
+    every hand empty and every skip credit spent (tests/conformance/test_dependencies.py plays
+    random rounds of every ruleset with bonus cards to show it)."""
     for _, _, reply in transcript:
         state = reply.get("state")
         if not isinstance(state, dict) or state.get("stock"):

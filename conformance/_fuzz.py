@@ -29,8 +29,8 @@ import yaml
 from gostop_conformance.harness import _jobs
 from gostop_conformance.harness._compare import card_class, pile_class
 from gostop_conformance.harness._declaration import ANY, Declaration
-from gostop_conformance.harness._dependencies import probe_values
 from gostop_conformance.harness._engine import Engine, EngineError, planned
+from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._trace import NEVER_TRACED, cited
 from gostop_conformance.reference import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
 from gostop_conformance.spec import InputError, Options, load_ruleset, option_registry

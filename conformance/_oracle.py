@@ -5,8 +5,10 @@ captured piles under the ruleset (R-SCORE-SUM, R-DUAL-ROLE)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Final
 
+from gostop_conformance.harness._probes import depends_on
 from gostop_conformance.reference import best_base, deck_indices
 from gostop_conformance.spec import Options, deck, memo
 
@@ -43,8 +45,10 @@ def card_violations(state: Json, o: Options) -> list[str]:
 _DECK_IDS: Final[dict[tuple[int, ...], list[str]]] = memo({})
 
 
-def score_violations(state: Json, scores: list[Json], o: Options) -> list[str]:
-    """Each reported base score equals the base recomputed from the reported captured pile."""
+def score_violations(state: Json, scores: list[Json], o: Options, unjudged: frozenset[str] = frozenset()) -> list[str]:
+    """Each reported base score equals the base recomputed from the reported captured pile, unless
+    the base recomputed rests on an option of `unjudged` (one the engine does not declare, so
+    that it may score the pile under another value)."""
     if o.scoring_system != "gostop":
         return []
     by_id = deck().by_id
@@ -60,6 +64,11 @@ def score_violations(state: Json, scores: list[Json], o: Options) -> list[str]:
             out.append(f"seat {seat}: unknown card {exc.args[0]!r} in the captured pile")
             continue
         expected = best_base(indices, o, moved)
-        if scores[seat]["base"] != expected:
+        if scores[seat]["base"] != expected and not depends_on(_base_of(indices, moved), o, unjudged):
             out.append(f"seat {seat}: reported base {scores[seat]['base']}, but the captured pile scores {expected}")
     return out
+
+
+def _base_of(indices: list[int], moved: list[int]) -> Callable[[Options], int]:
+    """The pile's base under any options (R-SCORE-SUM), for `depends_on`."""
+    return lambda rules: best_base(indices, rules, moved)

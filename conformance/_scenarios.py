@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from gostop_conformance.reference import complete_deal_json, deal_from_json, normalized_deal_json
+from gostop_conformance.reference import complete_deal_json, deal_from_json, deck_indices, normalized_deal_json
 from gostop_conformance.spec import InputError, Located, Options, expand_toggles, load_ruleset, load_yaml, toggle_registry, validate
 
 Json = dict[str, Any]
@@ -32,12 +32,25 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class RoundSpec:
-    """One round of a scenario: its (completed) deal, steps and expectations."""
+    """One round of a scenario: its (completed) deal, steps and expectations; `written` is the
+    deal as the file writes it (None for a seeded deal), completed again for another deck."""
 
     deal: Json
     after_deal: Json | None
     steps: tuple[Step, ...]
     final: Json | None
+    written: Json | None = None
+
+    def dealt_for(self, options: Options) -> Json:
+        """The deal under another ruleset's options (R-BONUS-DECK): the completion rule applied
+        for that ruleset's deck, so that cards it adds (bonus cards) go to the bottom of the stock,
+        where a scenario that does not reach them cannot tell. A deal written whole (`complete:
+        false`) gets the cards it lacks there too. The deal is unchanged when the deck is."""
+        if self.written is None:
+            return self.deal
+        if self.written.get("complete", True):
+            return complete_deal_json(self.written, options)
+        return complete_deal_json(normalized_deal_json(self.written), options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +80,9 @@ class Scenario:
     event_log: bool = False
     #: the convenience toggles (spec/options.yaml) its `options` were written with, already expanded
     toggles: tuple[str, ...] = ()
+    #: the options whose value the engine it is sent to does not declare (unsupported or unknown):
+    #: no check whose answer rests on one of them judges the engine (_declaration sets it)
+    unjudged: frozenset[str] = frozenset()
 
     @property
     def deal(self) -> Json:
@@ -88,7 +104,12 @@ class Scenario:
         target = self.resolved_options | changes
         overrides = {k: v for k, v in target.items() if base[k] != v}
         rs = named.with_overrides(overrides, "options")
-        return replace(self, ruleset=rs.id, options=overrides, resolved_options=rs.options.as_json(), rules=rs.options)
+        rounds = self.rounds
+        if deck_indices(rs.options) != deck_indices(self.rules):
+            rounds = tuple(replace(rnd, deal=rnd.dealt_for(rs.options)) for rnd in rounds)
+            for k, rnd in enumerate(rounds):
+                deal_from_json(rnd.deal, rs.options, f"rounds[{k}].deal")  # a card the other deck lacks: InputError
+        return replace(self, ruleset=rs.id, options=overrides, resolved_options=rs.options.as_json(), rules=rs.options, rounds=rounds)
 
 
 _PATH = re.compile(r"\.?([A-Za-z_]+)|\[(\d+)\]")
@@ -170,7 +191,7 @@ def _round(located: Located, at: list[str | int], raw: Json, rs: Any) -> RoundSp
         Step(k, s["act"], s.get("expect"), s.get("reject"), located.where([*at, "steps", k]), f"step {k + 1} ({_action_text(s['act'])})")
         for k, s in enumerate(raw.get("steps", ()))
     )
-    return RoundSpec(deal, raw.get("after_deal"), steps, raw.get("final"))
+    return RoundSpec(deal, raw.get("after_deal"), steps, raw.get("final"), None if "seed" in deal_raw else dict(deal_raw))
 
 
 #: the package whose data is the bundled corpus (`scenarios/` in the repository)
@@ -179,7 +200,7 @@ CORPUS_PACKAGE: Final = "gostop_conformance.scenarios"
 
 def default_root() -> Path:
     """The bundled corpus, found as package data: the same in a checkout and in an installed wheel."""
-    return Path(str(resources.files(CORPUS_PACKAGE)))
+    return Path(str(resources.files(CORPUS_PACKAGE))).resolve()
 
 
 def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -> list[Scenario]:

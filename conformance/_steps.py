@@ -111,7 +111,7 @@ def compile_round(sc: Scenario, rnd: RoundSpec, name: str) -> Compiled:
     steps += _expectation(rnd.final, f"{name} at the end", last, judging, events=False)
 
     def final(reply: Json, progress: Progress) -> Flow:
-        for problem in score_violations(progress.state, reply.get("scores") or [], options):
+        for problem in score_violations(progress.state, reply.get("scores") or [], options, sc.unjudged):
             progress.mismatches.append(
                 Mismatch(f"{name} at the end", "invariant: scores", "scores that recompute from the captured piles", problem)
             )

@@ -19,7 +19,7 @@ SPEC_PACKAGE: Final = "gostop_conformance.spec"
 
 def spec_dir() -> Path:
     """The directory holding deck.yaml, options.yaml, rulesets/, rules/ and schemas/."""
-    return Path(str(resources.files(SPEC_PACKAGE)))
+    return Path(str(resources.files(SPEC_PACKAGE))).resolve()
 
 
 @cache

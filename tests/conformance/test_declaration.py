@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ def test_without_one_option_only_the_scenarios_that_depend_on_it_are_unsupported
     for sc in CORPUS:
         v = verdicts.of(sc)
         assert v.supported or [n.option for n in v.needs] == [option]
-        assert not v.supported or (v.scenario is sc and not v.changes)
+        assert not v.supported or (v.scenario == replace(sc, unjudged=frozenset({option})) and not v.changes)
 
 
 def test_a_run_without_one_option_passes_everything_it_checks() -> None:
@@ -145,6 +146,13 @@ def test_unlocks_rank_the_values_that_would_run_the_most() -> None:
         ({"options": {"jjok_steal": "unsupported"}}, r"hello.options.jjok_steal: expected \"all\" or a non-empty list"),
         ({"options": {"jjok_steal": []}}, r"hello.options.jjok_steal: expected"),
         ({"rulesets": [3]}, r"hello.rulesets\[0\]: expected a ruleset id"),
+        ({"options": {"go_threshold": {"by_player": {"2": [7]}}}}, r"hello.options.go_threshold: expected \"all\", a non-empty list"),
+        (
+            {"options": {"go_threshold": {"by_players": {"5": [7]}}}},
+            r"hello.options.go_threshold.by_players: expected player counts 2, 3 or 4",
+        ),
+        ({"options": {"go_threshold": {"by_players": {"2": [77]}}}}, r"hello.options.go_threshold.by_players.2\[0\]: expected an integer"),
+        ({"options": {"players": {"by_players": {"2": [2]}}}}, r"hello.options.players: the player count itself cannot"),
     ],
 )
 def test_a_malformed_declaration_names_the_field(hello: dict[str, Any], where: str) -> None:
@@ -208,7 +216,7 @@ def test_support_reads_a_hello_file(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_a_declaration_with_exceptions_passes_the_schema_over_stdio(tmp_path: Path) -> None:
     claim = {"id": "standard-3p", "options": {"jjok_steal": [1, 2], "meong_mode": "unsupported"}}
-    declaration = {"rulesets": [claim], "options": {"go_threshold": "all"}}
+    declaration = {"rulesets": [claim], "options": {"go_threshold": "all", "ppeok_steal_payers": {"by_players": {"3": "all"}}}}
     engine = f"{sys.executable} {FAKE} declares " + json.dumps(json.dumps(declaration))
     assert cli(["run", "--engine", engine, "--area", "capture", "-q", "--report-dir", str(tmp_path)]) == 0
     header = json.loads((tmp_path / "report.jsonl").read_text().splitlines()[0])
@@ -229,3 +237,39 @@ def test_an_engine_may_decline_constructed_positions() -> None:
     assert "constructed position" in declining.of(sc).reason()
     with pytest.raises(DeclarationError, match=r'hello.positions: expected "any" \(the default\) or "reachable"'):
         parse({"positions": "real"})
+
+
+def test_options_declared_per_player_count_make_one_configuration_per_count() -> None:
+    """An engine that plays Go at 7 with two players and at 3 with three (gostop-ts) says so: the
+    scenarios of matgo-2p and standard-3p that depend on go_threshold run, each under its count."""
+    per_count = {"players": [2, 3], "go_threshold": {"by_players": {"2": [7], "3": [3]}}}
+    declaration = parse({"rulesets": [], "options": per_count | {k: "all" for k in option_registry() if k not in per_count}})
+    assert [c.label for c in declaration.configurations] == ["declared options, 2 players", "declared options, 3 players"]
+    verdicts = Verdicts(declaration, STORED)
+    for rid, threshold in (("matgo-2p", 7), ("standard-3p", 3)):
+        deciding = [
+            sc
+            for sc in CORPUS
+            if sc.ruleset == rid and sc.rules.go_threshold == threshold and STORED[sc.id].depends_on("go_threshold") and not sc.requires
+        ]
+        assert len(deciding) > 10
+        for sc in deciding:
+            v = verdicts.of(sc)
+            assert v.supported and v.configuration == f"declared options, {sc.rules.players} players", (sc.id, v.reason())
+    flat = Verdicts(parse({"rulesets": [], "options": {k: "all" for k in option_registry() if k != "go_threshold"}}), STORED)
+    two = next(sc for sc in CORPUS if sc.ruleset == "matgo-2p" and sc.rules.go_threshold == 7 and STORED[sc.id].depends_on("go_threshold"))
+    assert not flat.of(two).supported and "go_threshold" in flat.of(two).reason()
+
+
+def test_a_claimed_ruleset_takes_the_per_count_values_of_its_own_count() -> None:
+    declaration = parse({"rulesets": ["matgo-2p"], "options": {"jjok_steal": {"by_players": {"2": "all", "3": [1]}}}})
+    assert declaration.claims("matgo-2p").of("jjok_steal") == "all"
+    declaration = parse({"rulesets": ["standard-3p"], "options": {"jjok_steal": {"by_players": {"2": "all", "3": [2]}}}})
+    assert declaration.claims("standard-3p").of("jjok_steal") == (1, 2)
+
+
+def test_an_option_the_engine_does_not_declare_is_sent_as_unjudged() -> None:
+    verdicts = Verdicts(parse(everything_but("dual_role_mode")), STORED)
+    sc = next(sc for sc in CORPUS if sc.ruleset == "matgo-2p" and not sc.options and not STORED[sc.id].depends_on("dual_role_mode"))
+    assert verdicts.of(sc).scenario.unjudged == {"dual_role_mode"}
+    assert Verdicts(parse({"rulesets": ["matgo-2p"]}), STORED).of(sc).scenario.unjudged == frozenset()

@@ -9,8 +9,10 @@ import pytest
 
 from gostop_conformance.harness import ReferenceEngine, default_root, load_corpus, run_scenario
 from gostop_conformance.harness import _dependencies as dependencies
-from gostop_conformance.harness._dependencies import Dependencies, probe_values
-from gostop_conformance.spec import InputError, option_registry
+from gostop_conformance.harness._dependencies import Dependencies
+from gostop_conformance.harness._probes import probe_values
+from gostop_conformance.reference import RandomPlayer, SplitMix64, seeded_round
+from gostop_conformance.spec import InputError, load_ruleset, option_registry, ruleset_ids
 from tests.conftest import needs_interpreted
 
 CORPUS = load_corpus()
@@ -113,11 +115,30 @@ def test_a_scenario_that_fails_on_the_reference_has_no_dependencies() -> None:
 
 
 def test_a_constructed_position_is_recognised_from_the_states_of_a_run() -> None:
-    """R-ROUND-END: an empty stock while a hand holds cards, without bonus cards, is constructed;
-    the same state with bonus cards in the deck is reachable (flipped bonus cards draw more)."""
+    """R-ROUND-END: an empty stock while a hand holds cards is constructed, in a deck with bonus
+    cards too (the next test shows why)."""
     sc = next(sc for sc in CORPUS if sc.id == "capture-flip-empty-stock-pair")
-    transcript = run_scenario(ReferenceEngine(), sc).transcript
-    assert dependencies.is_constructed(sc, transcript)
-    assert not dependencies.is_constructed(sc.reconfigured(sc.ruleset, {"bonus_cards": [2]}), transcript)
+    assert dependencies.is_constructed(run_scenario(ReferenceEngine(), sc).transcript)
+    with_bonus = next(sc for sc in CORPUS if sc.id == "bonus-hand-empty-stock-ordinary-card-left")
+    assert with_bonus.rules.bonus_cards and dependencies.is_constructed(run_scenario(ReferenceEngine(), with_bonus).transcript)
+    assert STORED[with_bonus.id].constructed
     ordinary = next(sc for sc in CORPUS if sc.id not in {s for s, d in STORED.items() if d.constructed} and not sc.rules.bonus_cards)
-    assert not dependencies.is_constructed(ordinary, run_scenario(ReferenceEngine(), ordinary).transcript)
+    assert not dependencies.is_constructed(run_scenario(ReferenceEngine(), ordinary).transcript)
+
+
+@pytest.mark.parametrize("rid", [rid for rid in ruleset_ids() if load_ruleset(rid).options.bonus_cards])
+def test_bonus_cards_never_empty_the_stock_before_the_hands(rid: str) -> None:
+    """Why is_constructed holds for bonus decks too: in random rounds, whenever the stock is
+    empty, every hand is empty and every skip credit spent (R-DEAL-BONUS, R-BONUS-HAND, R-BONUS-FLIP)."""
+    rs = load_ruleset(rid)
+    positions = 0
+    for seed in range(150):
+        rnd = seeded_round(rs, SplitMix64(seed), seed % rs.options.players)
+        player = RandomPlayer(seed)
+        while not rnd.over:
+            rnd.apply(player.choose(rnd))
+            state = rnd.snapshot()
+            positions += 1
+            if not state["stock"]:
+                assert not any(state["hands"]) and not any(p["skip_credits"] for p in state["players"]), (seed, state)
+    assert positions > 1000

@@ -203,7 +203,7 @@ def test_the_bundled_corpus_is_package_data() -> None:
 
     from gostop_conformance.harness import default_root
 
-    assert default_root() == Path(str(importlib.resources.files("gostop_conformance.scenarios")))
+    assert default_root() == Path(str(importlib.resources.files("gostop_conformance.scenarios"))).resolve()
     assert len(load_corpus()) > 600
 
 
