@@ -58,6 +58,8 @@ class Mismatch:
         diff = card_difference(self.expected, self.actual)
         if diff is not None:
             return diff
+        if self.note and self.path.startswith(("events.", "legal.")):
+            return self.note  # where two lists part, which their first 100 characters rarely show
         return f"expected {_clip(show(self.expected))}, got {_clip(show(self.actual))}"
 
 
@@ -218,10 +220,10 @@ def check_events(spec: Json, events: list[Json], where: str, exact: bool = False
         exp = spec["exact"]
         ok = len(exp) == len(events) and all(event_matches(e, a) for e, a in zip(exp, events, strict=False))
         if not ok:
-            out.append(Mismatch(where, "events.exact", exp, events))
+            out.append(Mismatch(where, "events.exact", exp, events, first_event_difference(exp, events, exact)))
     for e in spec.get("contains", ()):
         if not any(event_matches(e, a) for a in events):
-            out.append(Mismatch(where, "events.contains", e, events, "no reported event matches"))
+            out.append(Mismatch(where, "events.contains", e, events, closest_event(e, events, exact)))
     if "in_order" in spec:
         pos = 0
         for e in spec["in_order"]:
@@ -237,6 +239,74 @@ def check_events(spec: Json, events: list[Json], where: str, exact: bool = False
     return out
 
 
+def _kind(event: Any) -> str:
+    return str(event.get("kind")) if isinstance(event, dict) else "not an object"
+
+
+def _field_differences(expected: Json, actual: Any, exact: bool) -> str:
+    """The fields of one event that differ: `requested: missing (expected 1)`, `cards: missing ...`."""
+    parts = []
+    for path, want, got in partial(expected, actual, "", "", exact):
+        name = path.lstrip(".") or "the event"
+        if isinstance(got, _Missing):
+            parts.append(f"{name}: missing (expected {_clip(show(want), 60)})")
+            continue
+        cards = card_difference(want, got)
+        parts.append(f"{name}: {cards}" if cards is not None else f"{name}: expected {_clip(show(want), 60)}, got {_clip(show(got), 60)}")
+    return "; ".join(parts)
+
+
+def first_event_difference(expected: Sequence[Json], actual: Sequence[Any], exact: bool = False) -> str:
+    """Where two event lists first part: the event's number and kind, and what differs in it (a
+    field, the kind, an event missing, reordered or extra)."""
+    for i, want in enumerate(expected):
+        if i >= len(actual):
+            rest = ", ".join(_kind(e) for e in expected[i:])
+            return f"event {i + 1} ({_kind(want)}) and after are missing: {rest}"
+        got = actual[i]
+        if event_matches(want, got, exact):
+            continue
+        if _kind(want) == _kind(got):
+            return f"event {i + 1} ({_kind(want)}): {_field_differences(want, got, exact)}"
+        later = next((j for j in range(i + 1, len(actual)) if event_matches(want, actual[j], exact)), None)
+        if later is not None:
+            return f"event {i + 1}: expected {_kind(want)}, got {_kind(got)} (the {_kind(want)} comes as event {later + 1})"
+        return f"event {i + 1}: expected {_kind(want)}, got {_kind(got)}"
+    extra = ", ".join(_kind(e) for e in actual[len(expected) :])
+    return f"{len(actual) - len(expected)} more events than expected, from event {len(expected) + 1}: {extra}"
+
+
+def closest_event(expected: Json, actual: Sequence[Any], exact: bool = False) -> str:
+    """Why no reported event matches: what differs in the reported event of the same kind (and
+    player) closest to it, or that none of that kind was reported."""
+    same = [a for a in actual if _kind(a) == _kind(expected)]
+    if not same:
+        return f"no {_kind(expected)} event reported"
+    by_player = [a for a in same if a.get("player") == expected.get("player")] or same
+    best = min(by_player, key=lambda a: len(partial(expected, a, "", "", exact)))
+    return f"the {_kind(expected)} event reported differs: {_field_differences(expected, best, exact)}"
+
+
+def _action_text(a: Any) -> str:
+    if not isinstance(a, dict):
+        return show(a)
+    return " ".join([str(a.get("type")), f"P{a.get('player')}", *(f"{k}={a[k]}" for k in ("card", "take", "month", "shake") if k in a)])
+
+
+def action_difference(expected: Sequence[Json], actual: Sequence[Any], exact: bool = False) -> str:
+    """`missing ...; extra ...` between two sets of legal actions."""
+    want = {_action_key(a, exact): a for a in expected}
+    got = {_action_key(a, exact): a for a in actual if isinstance(a, dict)}
+    parts = []
+    missing = [_action_text(a) for k, a in want.items() if k not in got]
+    extra = [_action_text(a) for k, a in got.items() if k not in want]
+    if missing:
+        parts.append("missing: " + ", ".join(missing))
+    if extra:
+        parts.append("extra: " + ", ".join(extra))
+    return "; ".join(parts) or "the same actions"
+
+
 def _action_key(a: Json, exact: bool = False) -> tuple[Any, ...]:
     card, take = a.get("card"), a.get("take")
     if not exact:
@@ -250,10 +320,12 @@ def check_legal(spec: Json, legal: Json, where: str, exact: bool = False) -> lis
     keys = {_action_key(a, exact) for a in actual if isinstance(a, dict)}
     out: list[Mismatch] = []
     if "exact" in spec and {_action_key(a, exact) for a in spec["exact"]} != keys:
-        out.append(Mismatch(where, "legal.exact", spec["exact"], actual, "as a set of actions"))
+        out.append(
+            Mismatch(where, "legal.exact", spec["exact"], actual, "as a set of actions: " + action_difference(spec["exact"], actual, exact))
+        )
     for a in spec.get("contains", ()):
         if _action_key(a, exact) not in keys:
-            out.append(Mismatch(where, "legal.contains", a, actual))
+            out.append(Mismatch(where, "legal.contains", a, actual, f"not offered: {_action_text(a)}"))
     for a in spec.get("absent", ()):
         if _action_key(a, exact) in keys:
             out.append(Mismatch(where, "legal.absent", a, actual, "listed as legal"))

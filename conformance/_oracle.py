@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from gostop_conformance.harness._probes import depends_on
-from gostop_conformance.reference import best_base, deck_indices
+from gostop_conformance.reference import best_base, best_breakdown, deck_indices
 from gostop_conformance.spec import Options, deck, memo
 
 Json = dict[str, Any]
@@ -65,8 +65,41 @@ def score_violations(state: Json, scores: list[Json], o: Options, unjudged: froz
             continue
         expected = best_base(indices, o, moved)
         if scores[seat]["base"] != expected and not depends_on(_base_of(indices, moved), o, unjudged):
-            out.append(f"seat {seat}: reported base {scores[seat]['base']}, but the captured pile scores {expected}")
+            why = _categories(scores[seat], best_breakdown(indices, o, moved))
+            out.append(f"seat {seat}: reported base {scores[seat]['base']}, but the captured pile scores {expected} ({why})")
     return out
+
+
+#: the score's categories (spec/protocol: score), each with the count it is scored from
+_CATEGORIES: Final = (
+    ("bright_points", "brights"),
+    ("animal_points", "animals"),
+    ("godori_points", None),
+    ("ribbon_points", "ribbons"),
+    ("dan_points", "dans"),
+    ("junk_points", "junk_units"),
+    ("extra_points", None),
+)
+
+
+def _categories(reported: Json, recomputed: Any) -> str:
+    """Which categories differ, where the engine reports them, else what the pile scores in each."""
+    differ = [
+        f"{points}: reported {reported[points]}, recomputed {getattr(recomputed, points)}"
+        + (f" ({count} {_shown(getattr(recomputed, count))})" if count else "")
+        for points, count in _CATEGORIES
+        if points in reported and reported[points] != getattr(recomputed, points)
+    ]
+    if differ:
+        return "; ".join(differ)
+    return "recomputed: " + ", ".join(
+        f"{points} {getattr(recomputed, points)}" + (f" ({count} {_shown(getattr(recomputed, count))})" if count else "")
+        for points, count in _CATEGORIES
+    )
+
+
+def _shown(value: Any) -> str:
+    return ", ".join(value) if isinstance(value, tuple) else str(value)
 
 
 def _base_of(indices: list[int], moved: list[int]) -> Callable[[Options], int]:

@@ -20,7 +20,7 @@ import yaml
 
 from gostop_conformance.harness._harness import Record, RunReport
 from gostop_conformance.harness._runner import PASS, UNSUPPORTED
-from gostop_conformance.spec import option_registry
+from gostop_conformance.spec import clauses, option_registry
 
 Json = dict[str, Any]
 
@@ -77,6 +77,12 @@ def _summary_lines(report: RunReport) -> list[str]:
         lines.append(f"  {area:14} " + ", ".join(f"{n} {k.lower()}" for k, n in sorted(c.items())))
     if not report.complete:
         lines.append("INCOMPLETE: the run was interrupted; NOT_RUN scenarios were not run")
+    by_clause = report.by_clause()
+    if by_clause:
+        lines.append("Failures by clause (failed of the checked scenarios that cite it):")
+        lines += [f"  {failed:4} of {checked:<4} {clause} {clause_title(clause)}" for clause, failed, checked in by_clause[:CONSOLE_GROUPS]]
+        if len(by_clause) > CONSOLE_GROUPS:
+            lines.append(f"       ... {len(by_clause) - CONSOLE_GROUPS} more clauses (summary.md lists them all)")
     groups = unsupported_groups(report)
     if groups:
         lines.append(f"UNSUPPORTED by what the engine does not declare ({len(groups)} reasons; declaring a value runs what it unlocks):")
@@ -223,9 +229,14 @@ def write_markdown(report: RunReport, path: Path) -> None:
         lines.append(f"| {area} | " + " | ".join(str(c.get(k, 0)) for k in sorted(counts)) + " |")
     bad = [r for r in report.records if r.outcome not in (PASS, UNSUPPORTED, "XFAIL")]
     if bad:
-        lines += ["", "| scenario | outcome | first problem |", "| --- | --- | --- |"]
+        lines += ["", "| scenario | outcome | clauses | first problem |", "| --- | --- | --- | --- |"]
         for r in bad[:200]:
-            lines.append(f"| `{r.scenario.id}` | {r.outcome} | {_cell(first_problem(r))} |")
+            named = ", ".join(f"{c} ({clause_title(c)})" for c in r.scenario.clauses)
+            lines.append(f"| `{r.scenario.id}`: {_cell(r.scenario.title)} | {r.outcome} | {_cell(named)} | {_cell(first_problem(r))} |")
+    by_clause = report.by_clause()
+    if by_clause:
+        lines += ["", "### Failures by clause", "", "| clause | title | failed | of checked |", "| --- | --- | ---: | ---: |"]
+        lines += [f"| {c} | {_cell(clause_title(c))} | {failed} | {checked} |" for c, failed, checked in by_clause]
     groups = unsupported_groups(report)
     if groups:
         lines += ["", "### Unsupported, by what the engine does not declare", ""]
@@ -235,6 +246,12 @@ def write_markdown(report: RunReport, path: Path) -> None:
             lines.append(f"| {len(ids)} | {reason.replace('|', '/')} | {example} |")
     with _atomic(path) as out:
         out.write("\n".join(lines) + "\n")
+
+
+def clause_title(clause: str) -> str:
+    """The clause's title (spec/rules), or '' for an id the spec does not have."""
+    found = clauses().get(clause)
+    return found.title if found is not None else ""
 
 
 def first_problem(record: Record) -> str:

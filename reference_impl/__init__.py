@@ -9,7 +9,7 @@ Public API (everything else is private):
   explicit and seeded deals (R-SHUFFLE); `deal_from_json`, `complete_deal_json`,
   `normalized_deal_json`, `deck_indices`: deals as the protocol and the scenarios write them.
 - `Action`, `Event`, `Rejection`: the shared vocabulary of spec/vocabulary.yaml.
-- `Breakdown`, `best_base(...)`, `Settlement`: scores and payments.
+- `Breakdown`, `best_base(...)`, `best_breakdown(...)`, `Settlement`: scores and payments.
 - `Match`, `RandomPlayer`: multi-round matches and a seeded random player.
 - `JsonEngine`, `handle_request`, `serve()`, `PROTOCOL_VERSION`, `engine_version()`,
   `engine_build()`: the engine behind the stdio protocol (spec/protocol/).
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
         statistic_names as perft_statistic_names,
     )
     from gostop_conformance.reference._round import Round, seeded_round
-    from gostop_conformance.reference._scoring import Breakdown, best_base
+    from gostop_conformance.reference._scoring import Breakdown, best_base, best_breakdown
     from gostop_conformance.reference._server import handle as handle_request
     from gostop_conformance.reference._server import serve
     from gostop_conformance.reference._settlement import Settlement
@@ -77,6 +77,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "Settlement": ("_settlement", "Settlement"),
     "SplitMix64": ("_deal", "SplitMix64"),
     "best_base": ("_scoring", "best_base"),
+    "best_breakdown": ("_scoring", "best_breakdown"),
     "can_trace": ("_tracing", "can_trace"),
     "complete_deal": ("_deal", "complete_deal"),
     "complete_deal_json": ("_deal", "complete_deal_json"),
@@ -111,6 +112,7 @@ __all__ = [
     "Settlement",
     "SplitMix64",
     "best_base",
+    "best_breakdown",
     "can_trace",
     "complete_deal",
     "complete_deal_json",

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from gostop_conformance.harness import ReferenceEngine, load_corpus, run_scenario
-from gostop_conformance.harness._compare import card_class, cards_equal, check_legal, check_score_reply, check_seen
+from gostop_conformance.harness._compare import card_class, cards_equal, check_events, check_legal, check_score_reply, check_seen
 
 
 def test_equivalent_cards_are_one_card_unless_exact() -> None:
@@ -94,3 +94,43 @@ def test_captured_single_junk_of_any_month_is_one_class_unless_months_score() ->
     assert pile_class("m05-junk-1", palssari) == pile_class("m01-junk-1", palssari)
     family = load_ruleset("family-3p").options
     assert pile_class("m05-junk-1", family) != pile_class("m01-junk-1", family)
+
+
+JJOK = [
+    {"kind": "play", "player": 0, "cards": ["m09-junk-1"]},
+    {"kind": "flip", "player": 0, "cards": ["m09-junk-2"]},
+    {"kind": "jjok", "player": 0, "cards": ["m09-junk-1", "m09-junk-2"]},
+    {"kind": "steal", "player": 1, "to": 0, "cards": ["m03-junk-1"], "requested": 1, "units": 1},
+]
+
+
+def test_an_event_log_mismatch_names_the_first_event_and_field_that_differ() -> None:
+    """Docs: an event list is shown where it parts from the expected one, not cut at 250 characters."""
+    no_requested = [*JJOK[:3], {k: v for k, v in JJOK[3].items() if k != "requested"}]
+    [m] = check_events({"exact": JJOK}, no_requested, "w")
+    assert m.note == "event 4 (steal): requested: missing (expected 1)" and m.brief() == m.note
+    reordered = [JJOK[0], JJOK[2], JJOK[1], JJOK[3]]
+    assert check_events({"exact": JJOK}, reordered, "w")[0].note == "event 2: expected flip, got jjok (the flip comes as event 3)"
+    assert check_events({"exact": JJOK}, JJOK[:2], "w")[0].note == "event 3 (jjok) and after are missing: jjok, steal"
+    extra = [*JJOK, {"kind": "sweep", "player": 0}]
+    assert check_events({"exact": JJOK}, extra, "w")[0].note == "1 more events than expected, from event 5: sweep"
+    other_card = [*JJOK[:3], {**JJOK[3], "cards": ["m04-animal"]}]
+    assert check_events({"exact": JJOK}, other_card, "w")[0].note == (
+        "event 4 (steal): cards: 1 cards expected, 1 reported; missing m03-junk-1; extra m04-animal"
+    )
+
+
+def test_a_missing_event_names_the_closest_reported_one() -> None:
+    wanted = {"kind": "steal", "player": 1, "requested": 2, "units": 2}
+    reported = [*JJOK[:3], {"kind": "steal", "player": 1, "to": 0, "cards": ["m03-junk-1"], "units": 1}]
+    [m] = check_events({"contains": [wanted]}, reported, "w")
+    assert m.note == "the steal event reported differs: requested: missing (expected 2); units: expected 2, got 1"
+    assert check_events({"contains": [{"kind": "sweep"}]}, reported, "w")[0].note == "no sweep event reported"
+
+
+def test_a_legal_actions_mismatch_lists_the_missing_and_extra_actions() -> None:
+    expected = [{"type": "play", "player": 0, "card": "m10-junk-1"}, {"type": "bomb", "player": 0, "month": 10}]
+    legal = {"actions": [{"type": "bomb", "player": 0, "month": 10}, {"type": "play", "player": 0, "card": "m04-ribbon"}]}
+    [m] = check_legal({"exact": expected}, legal, "w")
+    assert m.note == "as a set of actions: missing: play P0 card=m10-junk-1; extra: play P0 card=m04-ribbon"
+    assert check_legal({"contains": expected[:1]}, legal, "w")[0].note == "not offered: play P0 card=m10-junk-1"

@@ -16,7 +16,16 @@ def test_a_score_that_does_not_recompute_from_the_pile_is_a_violation() -> None:
     o = load_ruleset("matgo-2p").options
     assert o.dual_role_mode == "auto_best"
     assert score_violations(STATE, [{"base": 2}, {"base": 0}], o) == []
-    assert score_violations(STATE, [{"base": 0}, {"base": 0}], o) == ["seat 0: reported base 0, but the captured pile scores 2"]
+    [problem] = score_violations(STATE, [{"base": 0}, {"base": 0}], o)
+    assert problem.startswith("seat 0: reported base 0, but the captured pile scores 2 (recomputed: bright_points 0 (brights 0), ")
+    assert "junk_points 2 (junk_units 11)" in problem
+
+
+def test_a_score_mismatch_names_the_categories_the_engine_reports_otherwise() -> None:
+    o = load_ruleset("matgo-2p").options
+    reported = {"base": 0, "animal_points": 0, "junk_points": 0}
+    [problem] = score_violations(STATE, [reported, {"base": 0}], o)
+    assert problem == "seat 0: reported base 0, but the captured pile scores 2 (junk_points: reported 0, recomputed 2 (junk_units 11))"
 
 
 def test_a_score_resting_on_an_undeclared_option_is_not_judged() -> None:

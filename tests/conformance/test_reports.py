@@ -55,7 +55,8 @@ def test_failure_writes_a_reproducer(root: Path, tmp_path: Path) -> None:
     assert 'failures="1"' in junit and "<failure" in junit
     summary = (out / "summary.md").read_text()
     problem = "step 1 (P0 play card=m09-junk-1): captured[0]: 3 cards expected, 2 reported; missing m04-junk-1 (+1 more)"
-    assert f"| `harness-jjok` | FAIL | {problem} |" in summary
+    assert f"| `harness-jjok`: jjok | FAIL | R-JJOK (Jjok (kiss)) | {problem} |" in summary
+    assert "| R-JJOK | Jjok (kiss) | 1 | 1 |" in summary
 
 
 def test_the_replay_script_works_from_any_directory(root: Path, tmp_path: Path) -> None:
@@ -244,7 +245,7 @@ def test_an_engines_text_never_reaches_a_report_raw(root: Path, tmp_path: Path, 
     assert "\\x1b" in (error.text or "") and "\\x1b" in error.get("message", "")
     assert "screen cleared" in (next(suite.iter("system-err")).text or "")
     rows = [line for line in (out / "summary.md").read_text().splitlines() if "harness-trigger" in line]
-    assert len(rows) == 1 and "<script>" not in rows[0] and rows[0].count(" | ") == 2
+    assert len(rows) == 1 and "<script>" not in rows[0] and rows[0].count(" | ") == 3
     json.loads((out / "report.jsonl").read_text().splitlines()[-1])
     # a lone surrogate is not JSON the harness accepts (PROTOCOL), and its transcript is still written
     out2 = tmp_path / "r2"
