@@ -61,6 +61,12 @@ EXCEPTIONS: Json = {
     # is a bomb like any other (junk_card_from_bomb steal, a shaking_histories entry, hence x2,
     # and len(cards) - 1 = one bomb card, i.e. one skip credit).
     "two_card_bomb": ["full_bomb"],
+    # models/game.py calculate_scores ("shaking": 2 ** len(shaking_histories)): a shake and a bomb
+    # are each an entry of shaking_histories, so bombing a month already shaken doubles twice.
+    "shake_then_bomb_stacks": [True],
+    # models/game.py calculate_scores ("junk penalty": `1 <= opponent_junk_count <= 7`): a loser
+    # with no junk at all is never pi-bak.
+    "pi_bak_zero_exempt": [True],
     # models/game.py _check_after_flip: the jjok steal ("discard and match") and the sweep steal
     # ("clear") are granted only `if board.hands[state.player] != []`, i.e. not on the actor's own
     # last hand card (bomb cards, the engine's skip credits, are hand cards); the ttadak and the
@@ -157,6 +163,22 @@ class Unsupported(Exception):
 # ---------------------------------------------------------------------------------------------
 
 
+def _count_steal_requests(game_class: Any) -> None:
+    """Instrumentation, not a rule: the engine logs a steal only per card taken ("take junk from
+    opponent"), so what it asked for (`junk_count` of Game._take_junk_from_opponent) is recorded on
+    the game, beside the position in its log, for the steal event's `requested`."""
+    original = game_class._take_junk_from_opponent
+    if getattr(original, "counted", False):
+        return
+
+    def counted(self: Any, junk_count: int) -> None:
+        self.__dict__.setdefault("steal_requests", []).append((len(self.logger.logs), junk_count))
+        original(self, junk_count)
+
+    counted.counted = True  # type: ignore[attr-defined]
+    game_class._take_junk_from_opponent = counted
+
+
 class Engine:
     """The engine's modules, imported from the checkout at `path`."""
 
@@ -177,6 +199,7 @@ class Engine:
         self.scorer: Any = importlib.import_module("go_stop.models.scorer")
         self.cards = list(importlib.import_module("go_stop.constants.card").go_stop_cards)
         self.by_id: dict[str, Any] = {card_id(c): c for c in self.cards}
+        _count_steal_requests(self.game.Game)
 
     def cl(self, cards: list[Any]) -> Any:
         return self.card_list.CardList(cards)
@@ -304,7 +327,13 @@ class Round:
             for month in range(1, 13):
                 if len(board.center_field[month]) == 4:
                     self.deal_events.append(
-                        {"kind": "table_four", "player": self.dealer, "month": month, "cards": ids(board.center_field[month])}
+                        {
+                            "kind": "table_four",
+                            "player": self.dealer,
+                            "month": month,
+                            "cards": ids(board.center_field[month]),
+                            "handling": "redeal",
+                        }
                     )
             fours = board.four_of_a_month()
             if all(fours):
@@ -745,7 +774,9 @@ class Round:
         """The engine's log (models/logger.py) from `start`, as protocol events."""
         logs = g.logger.logs[start:]
         out: list[Json] = []
-        steals: dict[int, list[str]] = {}
+        sweeps: list[Json] = []
+        requested = sum(n for at, n in g.__dict__.get("steal_requests", ()) if at >= start)
+        steals: dict[int, list[str]] = {1 - actor: []} if requested else {}
         captured: dict[int, list[str]] = {}
         bonus_throw: Json | None = None
         for i, item in enumerate(logs):
@@ -806,7 +837,9 @@ class Round:
                 cards = [c for c in nxt.arg[1] if c.month == month] if nxt is not None else []
                 out.append({"kind": "ttadak", "player": actor, "cards": ids(cards)})
             elif kind == "clear":
-                out.append({"kind": "sweep", "player": actor})
+                # the engine's sweep: the table cleared by the turn (models/game.py "clear"); it
+                # follows the turn's capture (spec/vocabulary.yaml event_order)
+                sweeps.append({"kind": "sweep", "player": actor, "definition": "table_empty_at_turn_end"})
             elif kind == "append to capture field":
                 seat, cards = arg
                 if cards and not (len(cards) == 1 and cards[0].kind == "bonus" and out and out[-1].get("source") == "hand"):
@@ -817,7 +850,7 @@ class Round:
                 out.append({"kind": "dual_to_junk", "player": actor, "cards": ["m09-animal"]})
             elif kind == "go":
                 if captured or steals:
-                    out += self._flush(captured, steals, actor)
+                    out += self._flush(captured, steals, sweeps, requested)
                 base = self.breakdown(g, actor)["base"]
                 if arg:
                     out.append({"kind": "go", "player": actor, "gos": len(g.state.go_histories[actor]), "base": base})
@@ -826,7 +859,7 @@ class Round:
                     out.append({"kind": "stop", "player": actor, "base": base})
             elif kind == "four of a month":
                 out.append({"kind": "chongtong", "player": actor, "cards": ids(list(arg)), "month": next(iter(arg)).month})
-        out += self._flush(captured, steals, actor)
+        out += self._flush(captured, steals, sweeps, requested)
         if g.state.ended:
             kinds = [f.kind for f in g.state.score_factors[g.state.winner]] if g.state.winner is not None else []
             if "three stackings" in kinds:
@@ -838,15 +871,20 @@ class Round:
             out.append(end)
         return out
 
-    @staticmethod
-    def _flush(captured: dict[int, list[str]], steals: dict[int, list[str]], actor: int) -> list[Json]:
+    def _flush(self, captured: dict[int, list[str]], steals: dict[int, list[str]], sweeps: list[Json], requested: int) -> list[Json]:
+        """The turn's capture, its sweep, then its steal: the giver's cards, the junk units they
+        are worth, and what the engine asked for (`requested`)."""
         out: list[Json] = []
         for seat, cards in captured.items():
             out.append({"kind": "capture", "player": seat, "cards": cards})
+        out += sweeps
         for giver, cards in steals.items():
-            out.append({"kind": "steal", "player": giver, "cards": cards, "to": 1 - giver})
+            units = sum(self.eng.by_id[c].multiple for c in cards)
+            steal: Json = {"kind": "steal", "player": giver, "to": 1 - giver, "requested": requested, "units": units}
+            out.append({**steal, "cards": cards} if cards else steal)
         captured.clear()
         steals.clear()
+        sweeps.clear()
         return out
 
 

@@ -50,7 +50,22 @@ async function loadEngine(root) {
 const { E, version: ENGINE_VERSION } = await loadEngine(ROOT);
 const { HwatuCatalog, HwatuKind, GameState, TurnEngine, GamePhase, PlayEventKind, RuleSet, ScoreOptions, Scorer } = E;
 
+// Instrumentation, not a rule: the engine reports a steal only for a card moved (PiSteal), so an
+// opponent with nothing to give leaves no trace. Counting its calls of stealPiFromOthers (each asks
+// every opponent for piStealPerEvent cards) lets a steal event say what was owed (`requested`).
+const stealPiFromOthers = TurnEngine.prototype.stealPiFromOthers;
+TurnEngine.prototype.stealPiFromOthers = function (winner) {
+  this.stealRequests = (this.stealRequests ?? 0) + 1;
+  return stealPiFromOthers.call(this, winner);
+};
+
 // ---------------------------------------------------------------------------- cards
+
+/** Two card ids the rules cannot tell apart (R-CARD-IDS): the same month, kind and value, i.e. the
+ * same id but for the ordinal of two single junk (or two 2-unit bonus cards). */
+function sameCard(a, b) {
+  return a.replace(/-\d$/, "").replace(/^bonus-2[ab]$/, "bonus-2") === b.replace(/-\d$/, "").replace(/^bonus-2[ab]$/, "bonus-2");
+}
 
 // Our card id of an engine card, from its catalogue fields (src/cards.ts HwatuCatalog): month and
 // kind, junk by ordinal (the 11th month's third junk and the 12th month's junk are the double junk,
@@ -326,8 +341,10 @@ class Round {
     });
     if (!fresh) state.playCount = Math.max(1, this.turnNo); // hand plays so far (첫뻑 looks at it)
     const first = this.seat(state.current);
-    this.dealEvents = [{ kind: "deal", cards: [], dealer: this.dealer, first_player: first }];
-    this.dealEvents.push(...this.translate(log, before, { type: "deal" }));
+    // spec/vocabulary.yaml event_order: the table's bonus cards are replaced before the deal event
+    const dealt = this.translate(log, before, { type: "deal" });
+    const dealEvent = { kind: "deal", cards: [], dealer: this.dealer, first_player: first };
+    this.dealEvents = [...dealt.filter((ev) => ev.kind === "table_bonus"), dealEvent, ...dealt.filter((ev) => ev.kind !== "table_bonus")];
   }
 
   eng(seat) { return (seat - this.dealer + this.n) % this.n; }
@@ -338,6 +355,7 @@ class Round {
   /** Run `fn`, returning the engine's events with the state right after each. */
   record(fn) {
     const log = [];
+    this.engine.stealRequests = 0;
     this.engine.onEvent = (e) => log.push({ e, snap: this.snap() });
     try {
       fn();
@@ -455,20 +473,22 @@ class Round {
     for (const m of [...held.keys()].sort((a, b) => a - b)) {
       if (this.engine.canBomb(m)) out.push({ type: "bomb", player, month: m });
     }
-    // the card debt of a bomb (cardDebt) is paid with flip-only turns once the hand is empty:
-    // web/main.ts drive (human) and ai.ts doPlay (AI) call flipOnly only then, and the app has no
-    // skip button; with an empty hand it is the only action
-    if (p.hand.length === 0 && this.engine.canFlipOnly()) out.push({ type: "skip", player });
+    // the card debt of a bomb (cardDebt) is paid with a flip-only turn: the engine's flipOnly takes
+    // one whenever canFlipOnly says so, cards in hand or not (its web app offers it only with an
+    // empty hand; the adapter translates the engine, not the app)
+    if (this.engine.canFlipOnly()) out.push({ type: "skip", player });
     return out;
   }
 
-  /** The two table cards a play of `month` must choose between, when the app asks (two table
-   * cards of different kinds, not a stack: web/main.ts handFloorChoice); otherwise null. */
+  /** The two table cards a play of `month` may choose between: two cards that are not the same
+   * card to the rules (R-CARD-IDS), not a stack. playHandCard's floorChoice takes either (its web
+   * app asks only between two kinds, web/main.ts handFloorChoice); otherwise null. */
   floorChoices(month) {
     const st = this.st;
     const on = st.floor.filter((c) => c.month === month);
-    if (on.length !== 2 || on[0].kind === on[1].kind || st.bbeokCreator.has(month)) return null;
-    return on.map(idOf).sort(byIndex);
+    if (on.length !== 2 || st.bbeokCreator.has(month)) return null;
+    const ids = on.map(idOf).sort(byIndex);
+    return sameCard(ids[0], ids[1]) ? null : ids;
   }
 
   // ------------------------------------------------------------------ actions
@@ -510,9 +530,8 @@ class Round {
         if (a.take !== undefined) {
           const t = on.findIndex((c) => idOf(c) === a.take);
           if (t < 0) return err("wrong_month", `${a.take} is not a table card of month ${card.month}`);
-          // playHandCard's floorChoice, given only where the app asks (handFloorChoice: two table
-          // cards of different kinds); otherwise the app passes -1 and the engine takes the
-          // higher-ranked card itself (captureInto/captureRank), whatever was named
+          // playHandCard's floorChoice where the two table cards differ; for two equivalent cards
+          // the engine's own pick (-1: captureInto/captureRank) is the same card to the rules
           if (this.floorChoices(card.month)) choice = t;
         } else if (this.floorChoices(card.month)) {
           return err("take_required", `two different table cards of month ${card.month}: name one with take`);
@@ -544,13 +563,6 @@ class Round {
       }
       case "skip":
         if (!this.engine.canFlipOnly()) return err("no_skip_credit", `seat ${a.player} holds no usable skip credit`);
-        if (p.hand.length > 0 && p.hand.every((c) => c.kind === HwatuKind.Bonus)) {
-          return err("must_play_bonus", "only bonus cards are left in hand: the app lets the player play one (no skip while the hand holds cards)");
-        }
-        if (p.hand.length > 0) {
-          // no rejection code says "not while you hold cards": the nearest is no_skip_credit
-          return err("no_skip_credit", "gostop-ts pays a bomb's card debt (skip credits) only once the hand is empty (web/main.ts drive, ai.ts doPlay)");
-        }
         run = () => this.engine.flipOnly();
         break;
       case "shake":
@@ -654,9 +666,12 @@ class Round {
           if (e.playerIndex < 0) {
             special.push({ kind: "table_triple", player: null, cards: here, month: e.month });
           } else {
-            // a bonus card buried in the stack is listed separately, as the protocol's stacks do
+            // a bonus card buried in the stack is listed separately, as the protocol's stacks do; the
+            // engine buries this turn's bonus cards after its Bbeok event (playHandCard): read them
+            // from the state the action left
             const cards = here.filter((id) => !isBonusId(id));
-            special.push({ kind: "ppeok", player: who, cards, month: e.month, bonus: here.filter(isBonusId), count: st.players[e.playerIndex].bbeokCount });
+            const bonus = after.floorCards.filter((c) => c.month === e.month && isBonusId(c.id)).map((c) => c.id);
+            special.push({ kind: "ppeok", player: who, cards, month: e.month, bonus, count: st.players[e.playerIndex].bbeokCount });
           }
           break;
         }
@@ -686,7 +701,8 @@ class Round {
           break;
         }
         case PlayEventKind.Sseul:
-          tail.push({ kind: "sweep", player: who, cards: [] });
+          // the engine's sweep: the table empty after a turn that captured (play.ts, 싹쓸이)
+          tail.push({ kind: "sweep", player: who, definition: "table_empty_at_turn_end" });
           break;
         case PlayEventKind.Chongtong: {
           // applyFloorChongtong (four of the month on the table) or applyHandChongtong
@@ -720,9 +736,13 @@ class Round {
 
     const out = [];
     if (a.type === "play" || a.type === "bomb" || a.type === "skip") {
-      // shake (declared or the engine's own) comes first, then the play, then the flips
+      // shake (declared or the engine's own) comes first, then the play, then a stack the hand card
+      // took (at once, spec/vocabulary.yaml event_order), then the flips
       out.push(...head.filter((ev) => ev.kind === "shake" || ev.kind === "bomb"));
       if (a.type === "play") out.push({ kind: "play", player: actor, cards: [a.card] });
+      const byHand = special.filter((ev) => ev.kind === "stack_capture" && handPlayed && ev.cards.includes(handPlayed));
+      out.push(...byHand);
+      special.splice(0, special.length, ...special.filter((ev) => !byHand.includes(ev)));
       if (a.type === "skip") out.push({ kind: "skip", player: actor, cards: [], skip_credits: st.players[actorE].cardDebt });
       out.push(...head.filter((ev) => ev.kind === "bonus"));
       flipCard = this.flipOf(drawn);
@@ -738,10 +758,13 @@ class Round {
       // walks engine indices from 0, the dealer)
       const stolen = new Map();
       const givers = log.filter(({ e }) => e.kind === PlayEventKind.PiSteal && e.month === 0).map(({ e }) => e.victimIndex);
+      // every opponent the engine asked (stealPiFromOthers asks each one `piStealPerEvent` cards
+      // per call), whether or not it had a junk card to give
+      const asked = this.engine.stealRequests ?? 0;
       for (const o of [...new Set(givers), ...Array.from({ length: this.n }, (_, k) => k)]) {
         if (o === actorE || stolen.has(o)) continue;
         const lost = minus(before.captured[o], after.captured[o]);
-        if (lost.length) stolen.set(o, lost);
+        if (lost.length || asked) stolen.set(o, lost);
       }
       const fromOthers = [...stolen.values()].flat();
       let gained = minus(minus(after.captured[actorE], before.captured[actorE]), fromOthers);
@@ -757,8 +780,10 @@ class Round {
         out.push({ kind: "capture", player: actor, cards: gained });
       }
       out.push(...tail.filter((ev) => ev.kind === "sweep"));
+      const requested = asked * this.engine.rules.piStealPerEvent;
       for (const [o, cards] of stolen) {
-        out.push({ kind: "steal", player: this.seat(o), cards, to: actor, units: cards.reduce((t, id) => t + unitsOf(id), 0) });
+        const steal = { kind: "steal", player: this.seat(o), to: actor, units: cards.reduce((t, id) => t + unitsOf(id), 0), requested };
+        out.push(cards.length ? { ...steal, cards } : steal);
       }
       if (!paused) this.pending = null;
     }
