@@ -25,11 +25,18 @@ from gostop_conformance.harness import _compat as compat
 from gostop_conformance.harness import _dependencies as dependencies
 from gostop_conformance.harness import _profile as profiles
 from gostop_conformance.harness import _saved as saved
-from gostop_conformance.harness._compare import Mismatch
 from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, unlocks
 from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from gostop_conformance.harness._engine import EngineError, ReferenceEngine
-from gostop_conformance.harness._fuzz import FuzzReport, fuzz, fuzz_configurations, fuzz_coverage_lines
+from gostop_conformance.harness._fuzz import (
+    FuzzReport,
+    Verification,
+    fuzz,
+    fuzz_configurations,
+    fuzz_coverage_lines,
+    fuzz_report_lines,
+    write_scenarios,
+)
 from gostop_conformance.harness._harness import engine_factory, load_ledger, run
 from gostop_conformance.harness._jobs import StdioSpawn
 from gostop_conformance.harness._lint import coverage, coverage_lines, coverage_markdown, lint, single_configurations
@@ -156,7 +163,12 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--games", type=int, default=1000, help="random rounds to play (default 1000)")
     fz.add_argument("--seed", type=int, default=1, help="fuzzing seed; the same seed plays the same rounds")
     fz.add_argument("--ruleset", action="append", default=[], help="only these rulesets (default: every ruleset the engine declares)")
-    fz.add_argument("--max-divergences", type=int, default=20, help="stop after this many divergence classes (default 20)")
+    fz.add_argument(
+        "--max-divergences",
+        type=int,
+        default=20,
+        help="shrink and write the first this many divergence classes; later classes are counted only (default 20)",
+    )
     fz.add_argument("--guided", action="store_true", help="prefer actions that reach rule clauses the run has not seen yet")
     fz.add_argument("--event-log", action="store_true", help="compare the event log too (by default only outcomes, as scenarios do)")
     fz.add_argument("--out", type=Path, default=Path("reports/fuzz"), help="where shrunk scenarios are written")
@@ -624,8 +636,10 @@ def _fuzz(args: argparse.Namespace) -> int:
                     f"fuzz: {done}/{total} rounds, {len(report.found)} divergence classes, {rate:.0f} rounds/s", file=sys.stderr, flush=True
                 )
 
-        def check(text: str) -> bool:
-            return _reproduces(text, engine)
+        verdicts = Verdicts(parse(hello), dependencies.load(default_root()))
+
+        def check(text: str) -> Verification:
+            return _reproduces(text, engine, verdicts)
 
         report = fuzz(
             engine,
@@ -640,6 +654,7 @@ def _fuzz(args: argparse.Namespace) -> int:
             args.event_log,
             jobs=jobs,
             spawn=StdioSpawn(argv, options) if jobs > 1 else None,
+            label=args.engine or " ".join(argv),
         )
         seconds = time.perf_counter() - start
     except EngineError as exc:
@@ -648,26 +663,8 @@ def _fuzz(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     print("fuzzed within the declaration: " + "; ".join(report.configurations))
-    for found in report.found.values():
-        div = found.divergence
-        path = None
-        if found.scenario is not None:
-            args.out.mkdir(parents=True, exist_ok=True)
-            path = args.out / f"fuzz-{div.case.ruleset}-seed-{found.seed}.yaml"
-            path.write_text(found.scenario.replace("Found by fuzzing the engine", f"Found by fuzzing {args.engine}"), encoding="utf-8")
-        times = f" x{found.count}" if found.count > 1 else ""
-        print(f"DIVERGENCE{times} seed {found.seed} ({div.case.config or div.case.ruleset}, {len(div.case.choices)} actions): {div.what}")
-        print("  " + Mismatch(div.what, div.category, div.expected, div.actual).text().split("\n", 1)[-1].replace("\n", "\n  "))
-        print(f"  clauses: {', '.join(div.clauses) or 'none cited'}")
-        if div.caveat:
-            print(f"  {div.caveat}")
-        if path is not None:
-            verdict = (
-                "it fails the engine and passes the reference"
-                if found.reproduced
-                else "it does NOT reproduce the divergence: keep it only after review"
-            )
-            print(f"  scenario written to {path}: {verdict}")
+    for line in fuzz_report_lines(report, write_scenarios(report, args.out), args.max_divergences):
+        print(line)
     rate = report.rounds / seconds if seconds else 0.0
     print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
     for line in fuzz_coverage_lines(report, guided=args.guided):
@@ -720,8 +717,10 @@ def _profile(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _reproduces(text: str, engine: StdioEngine) -> bool:
-    """Whether a written scenario passes the reference engine and fails `engine`."""
+def _reproduces(text: str, engine: StdioEngine, verdicts: Verdicts) -> Verification:
+    """A written scenario run as `gostop-conformance run` would run it for this engine: under its
+    declaration (substituted values, undeclared options unjudged), it must pass the reference and
+    fail the engine; a scenario the declaration does not run is a divergence outside it."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -730,14 +729,18 @@ def _reproduces(text: str, engine: StdioEngine) -> bool:
         (folder / "case.yaml").write_text(text, encoding="utf-8")
         try:
             [scenario] = load_corpus(Path(tmp) / "scenarios")
+            verdict = verdicts.of(scenario)
         except InputError:
-            return False
-    if run_scenario(ReferenceEngine(), scenario).outcome != PASS:
-        return False
+            return Verification(False)
+    if verdict.scenario is None:
+        return Verification(False, outside=verdict.reason())
+    sent = verdict.scenario
+    if run_scenario(ReferenceEngine(), sent).outcome != PASS:
+        return Verification(False)
     try:
-        return run_scenario(engine, scenario).outcome != PASS
+        return Verification(run_scenario(engine, sent).outcome != PASS)
     except EngineError:
-        return True
+        return Verification(True)
 
 
 def _perft(args: argparse.Namespace) -> int:

@@ -11,9 +11,12 @@ list: cut after the divergence, options back to the configuration's own values, 
 toward the first legal one, the stock cards never turned up in canonical order.
 
 Every divergence is compared the way scenarios compare (equivalent cards as one, captured single
-junk by units, events apart from outcomes), deduplicated by its signature (the ruleset, what
-differs, the clauses the reference cites there), shrunk, and written as a scenario that is
-re-run against both engines before it is kept: it must pass the reference and fail the engine.
+junk by units, events apart from outcomes) and filed in a class by what differs (`signature`: the
+field path with the clauses the reference cites there; for legal actions, the kinds of actions
+missing and extra). The first divergence of each class is shrunk and written as a scenario that is
+re-run before it is kept: under the engine's declaration (a class whose scenario the declaration
+does not run is a difference in what the engine does not declare, counted apart), it must pass
+the reference and fail the engine. The rest of the class is counted.
 """
 
 from __future__ import annotations
@@ -22,12 +25,13 @@ import contextlib
 import contextvars
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 import yaml
 
 from gostop_conformance.harness import _jobs
-from gostop_conformance.harness._compare import card_class, pile_class
+from gostop_conformance.harness._compare import Mismatch, card_class, pile_class
 from gostop_conformance.harness._declaration import ANY, Declaration
 from gostop_conformance.harness._engine import Engine, EngineError, planned
 from gostop_conformance.harness._probes import probe_values
@@ -134,12 +138,57 @@ class Divergence:
     expected: Any
     actual: Any
     clauses: list[str]
-    category: str = ""  # legal, state.<key>, players, events, rejection, settlement, scores, engine error
+    #: legal, state.<key>, players.<field>, events, rejection, settlement.<fields>, scores, engine error: <kind>
+    category: str = ""
     caveat: str = ""
 
     @property
-    def signature(self) -> tuple[str, str, tuple[str, ...]]:
-        return self.case.ruleset, self.category, tuple(sorted(self.clauses))
+    def signature(self) -> tuple[str, ...]:
+        """The divergence's class: what differs, never the cited clauses alone (a legal-action
+        divergence cites none, and every legal-action bug of a ruleset once landed in one class):
+        the field path with the clauses the reference cites there; for legal actions, the kinds
+        of actions missing and extra; for a rejection, the two codes."""
+        if self.category == "legal":
+            return ("legal", *legal_difference(self.expected, self.actual))
+        if self.category == "rejection":
+            return ("rejection", _code(self.expected), _code(self.actual))
+        if self.category.startswith("engine error"):
+            return (self.category,)
+        return (self.category, *sorted(self.clauses))
+
+
+def _action_kind(action: Any) -> str:
+    """An action's kind for the class of a legal-action divergence: its type, and a shake, which
+    makes it another declaration. A named table card does not: a card missing from the plays is
+    one bug whether its month meets one table card or two."""
+    if not isinstance(action, dict):
+        return "not an action"
+    return str(action.get("type")) + ("+shake" if action.get("shake") else "")
+
+
+def legal_difference(expected: Any, actual: Any) -> tuple[str, ...]:
+    """The kinds of actions the engine does not offer and those it offers besides the reference's
+    (`missing play`, `extra skip`); `who acts` when the actions agree but not the player."""
+    want = {key: a for a in (expected or []) if isinstance(a, dict) for key in [normal_legal({"actions": [a]}).pop()]}
+    got = {key: a for a in (actual or []) if isinstance(a, dict) for key in [normal_legal({"actions": [a]}).pop()]}
+    missing = sorted({_action_kind(a) for k, a in want.items() if k not in got})
+    extra = sorted({_action_kind(a) for k, a in got.items() if k not in want})
+    out = ([f"missing {', '.join(missing)}"] if missing else []) + ([f"extra {', '.join(extra)}"] if extra else [])
+    return tuple(out) or ("who acts",)
+
+
+def _code(reply_error: Any) -> str:
+    return str(reply_error.get("code")) if isinstance(reply_error, dict) else "accepted"
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What re-running a written scenario showed: it passes the reference and fails the engine
+    (`reproduces`); or the engine's declaration does not run it (`outside`, why), so that the
+    divergence is in what the engine does not declare."""
+
+    reproduces: bool
+    outside: str | None = None
 
 
 def random_case(seed: int, configs: Sequence[FuzzConfig], unseen: set[str] | None = None) -> Case:
@@ -311,7 +360,7 @@ def _compare(ref: Json, got: Json, what: str, rules: Options, events: bool = Fal
     for seat, (mine, theirs) in enumerate(zip(ref_players, got_players, strict=False)):
         for key in PLAYER_FIELDS:
             if key in mine and key in theirs and _norm(mine[key]) != _norm(theirs[key]):
-                return "players", f"{what}: players[{seat}].{key}", mine[key], theirs[key]
+                return f"players.{key}", f"{what}: players[{seat}].{key}", mine[key], theirs[key]
     if events and normal_events(ref.get("events", [])) != normal_events(got.get("events", [])):
         return "events", f"{what}: events (the state agrees)", normal_events(ref.get("events", [])), normal_events(got.get("events", []))
     return None
@@ -384,7 +433,8 @@ def _against(
         settle_g = {k: (sg.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")}
         clauses = list((score_ref.get("settlement") or {}).get("clauses", []))
         if settle_r != settle_g:
-            return Divergence(kept, len(kept.choices) - 1, "settlement", settle_r, settle_g, clauses, "settlement")
+            differ = ",".join(k for k in settle_r if settle_r[k] != settle_g[k])
+            return Divergence(kept, len(kept.choices) - 1, "settlement", settle_r, settle_g, clauses, f"settlement.{differ}")
         base_r = [s.get("base") for s in score_ref.get("scores") or []]
         base_g = [s.get("base") if isinstance(s, dict) else None for s in sg.get("scores") or []]
         if base_r != base_g and all(b is not None for b in base_g):
@@ -461,8 +511,11 @@ def _card_index(card: str) -> int:
 
 
 def _stock_reached(div: Divergence, reference: JsonEngine) -> int:
-    """How many stock cards the case turns up (the rest can be in any order)."""
+    """How many stock cards the case turns up (the rest can be in any order; all of them when
+    the reference does not take the deal)."""
     reply = reference.new_game(div.case.ruleset_json(), div.case.deal)
+    if not isinstance(reply.get("state"), dict):
+        return len(div.case.deal["stock"])
     start = len(reply["state"]["stock"])
     left = start
     for choice in div.case.choices:
@@ -520,7 +573,7 @@ def scenario_yaml(div: Divergence, seed: int, engine_label: str, reference: Json
         raw["after_deal"] = after_deal
     if steps:
         raw["steps"] = steps
-    if div.category in ("settlement", "scores"):
+    if div.category.startswith("settlement") or div.category == "scores":
         final = reference.score()
         raw["final"] = {
             "settlement": {k: (final.get("settlement") or {}).get(k) for k in ("kind", "winner", "net")},
@@ -539,8 +592,11 @@ def _expectation(reply: Json, reference: JsonEngine, div: Divergence) -> Json:
         "table": state.get("table"),
         "stock_count": len(state.get("stock", [])),
     }
-    if state.get("stacks"):
-        expect["stacks"] = [{"month": s["month"], "owner": s.get("owner")} for s in state["stacks"]]
+    # stacks and the round's end are said even when there are none, so that an engine that
+    # reports a stack or plays on where the reference does not fails the scenario
+    expect["stacks"] = [{"month": s["month"], "owner": s.get("owner")} for s in state.get("stacks") or []]
+    if state.get("decision") == "none":
+        expect["over"] = True
     players = _players(state)
     if players:
         expect["players"] = [{k: p[k] for k in PLAYER_FIELDS if k in p} for p in players]
@@ -559,23 +615,34 @@ def _expectation(reply: Json, reference: JsonEngine, div: Divergence) -> Json:
 
 @dataclass
 class Found:
-    """One divergence class: its first (shrunk) divergence, its case seed, how often it came up."""
+    """One divergence class: its first divergence (shrunk, unless the class came after the cap),
+    its case seed, how often it came up."""
 
     seed: int
     divergence: Divergence
     count: int = 1
     scenario: str | None = None  # the scenario text, once it has been checked to reproduce the divergence
     reproduced: bool = False
+    #: why the engine's declaration does not run the class's scenario (the divergence is then in
+    #: what the engine does not declare, not a bug), or None
+    outside: str | None = None
+    #: shrunk and written (False for a class found after `max_divergences` classes: counted only)
+    established: bool = True
 
 
 @dataclass
 class FuzzReport:
     rounds: int = 0
-    found: dict[tuple[str, str, tuple[str, ...]], Found] = field(default_factory=dict)
+    #: the divergence classes within the declaration, by signature
+    found: dict[tuple[str, ...], Found] = field(default_factory=dict)
+    #: the classes whose scenario the engine's declaration does not run, by signature
+    outside: dict[tuple[str, ...], Found] = field(default_factory=dict)
     clauses_seen: set[str] = field(default_factory=set)
     configurations: list[str] = field(default_factory=list)
     #: the round (1-based) in which each clause was first cited: how fast the run covers the rules
     first_seen: dict[str, int] = field(default_factory=dict)
+    #: the round at which `max_divergences` classes had been found: later classes are counted only
+    cap_reached: int | None = None
 
     def covered_by(self, rounds: int) -> int:
         return sum(1 for r in self.first_seen.values() if r <= rounds)
@@ -594,14 +661,16 @@ def fuzz(
     progress: Callable[[int, int, FuzzReport], None] | None = None,
     do_shrink: bool = True,
     guided: bool = False,
-    check: Callable[[str], bool] | None = None,
+    check: Callable[[str], Verification] | None = None,
     event_log: bool = False,
     jobs: int = 1,
     spawn: Callable[[], Engine] | None = None,
+    label: str = "the engine",
 ) -> FuzzReport:
     """Play `games` random rounds within `configs`; every divergence class once (with its count),
-    shrunk; the run stops early only after `max_divergences` classes. `check`, given a scenario's
-    text, says whether it reproduces the divergence (passes the reference, fails the engine).
+    its first divergence shrunk and written as a scenario (`label` names the engine in it). After
+    `max_divergences` classes within the declaration, new classes are counted, not shrunk: the run
+    always plays every round. `check`, given a scenario's text, re-runs it (module docstring).
 
     With `jobs` > 1 the rounds are played by that many worker processes, each with an engine
     started by `spawn` (`engine` then only checks the scenarios): every round is a function of
@@ -611,12 +680,12 @@ def fuzz(
         raise ValueError("fuzz with jobs > 1 needs a spawn and no guidance")
     token = EVENT_LOG.set(event_log)
     try:
-        return _fuzz(engine, games, seed, configs, max_divergences, progress, do_shrink, guided, check, jobs, spawn)
+        return _fuzz(engine, games, seed, configs, max_divergences, progress, do_shrink, guided, check, jobs, spawn, label)
     finally:
         EVENT_LOG.reset(token)
 
 
-#: one round as a worker plays it: its index, case seed, divergence (shrunk) and the clauses cited
+#: one round as a worker plays it: its index, case seed, divergence (as found) and the clauses cited
 _Played = tuple[int, int, "Divergence | None", set[str]]
 
 
@@ -625,16 +694,10 @@ def _forced(configs: Sequence[FuzzConfig]) -> dict[str, dict[str, Any]]:
 
 
 def _play_one(
-    g: int,
-    seed: int,
-    configs: Sequence[FuzzConfig],
-    engine: Engine,
-    reference: JsonEngine,
-    forced: Mapping[str, Mapping[str, Any]],
-    do_shrink: bool,
-    report: FuzzReport | None,
+    g: int, seed: int, configs: Sequence[FuzzConfig], engine: Engine, reference: JsonEngine, report: FuzzReport | None
 ) -> _Played:
-    """Round `g` of the run: played, and its divergence shrunk (`report`: the run so far, for guidance)."""
+    """Round `g` of the run, played (`report`: the run so far, for guidance). A reply the
+    comparison cannot read is a divergence of its own, never the end of the run."""
     case_seed = seed * 1_000_003 + g
     case = random_case(case_seed, configs, _unseen(report) if report is not None else None)
     if report is not None:
@@ -645,11 +708,10 @@ def _play_one(
     except EngineError as exc:
         div = Divergence(case, -1, f"engine error: {exc.kind}: {exc.message}", None, exc.message, [], f"engine error: {exc.kind}")
         _restart(engine)
-    if div is not None and do_shrink and not div.category.startswith("engine error"):
-        try:
-            div = shrink(div, engine, reference, forced.get(case.config, {}))
-        except EngineError:
-            _restart(engine)
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+        # the replies passed the protocol's schema, and still the comparison could not read them
+        what = f"engine error: unreadable reply: {type(exc).__name__}: {exc}"
+        div = Divergence(case, -1, what, None, None, [], "engine error: unreadable reply")
     return g, case_seed, div, cited_now
 
 
@@ -658,10 +720,7 @@ def _play_chunk(worker: dict[str, Any], games: range) -> list[_Played]:
     reference = worker.setdefault("reference", JsonEngine())
     token = EVENT_LOG.set(worker["event_log"])
     try:
-        return [
-            _play_one(g, worker["seed"], worker["configs"], worker["engine"], reference, worker["forced"], worker["do_shrink"], None)
-            for g in games
-        ]
+        return [_play_one(g, worker["seed"], worker["configs"], worker["engine"], reference, None) for g in games]
     finally:
         EVENT_LOG.reset(token)
 
@@ -675,63 +734,88 @@ def _fuzz(
     progress: Callable[[int, int, FuzzReport], None] | None,
     do_shrink: bool,
     guided: bool,
-    check: Callable[[str], bool] | None,
+    check: Callable[[str], Verification] | None,
     jobs: int,
     spawn: Callable[[], Engine] | None,
+    label: str,
 ) -> FuzzReport:
     reference = JsonEngine()
     report = FuzzReport(configurations=[c.label for c in configs])
     if not configs:
         return report
-    forced = _forced(configs)
-    undecided = {c.label: c.undecided for c in configs}
     with contextlib.ExitStack() as stack:
         played: Iterator[_Played]
         if jobs > 1 and spawn is not None:
-            shared = {"seed": seed, "configs": list(configs), "forced": forced, "do_shrink": do_shrink, "event_log": EVENT_LOG.get()}
+            shared = {"seed": seed, "configs": list(configs), "event_log": EVENT_LOG.get()}
             workers = stack.enter_context(_jobs.Workers(jobs, spawn, shared))
             played = (one for chunk in workers.ordered(_play_chunk, _jobs.chunks(games, jobs)) for one in chunk)
         else:
             # lazily, one round at a time: a guided round is chosen from the report as merged so far
-            played = (_play_one(g, seed, configs, engine, reference, forced, do_shrink, report if guided else None) for g in range(games))
-        _merge(played, report, games, undecided, max_divergences, progress, check, reference)
+            played = (_play_one(g, seed, configs, engine, reference, report if guided else None) for g in range(games))
+        classes = _Classes(report, engine, reference, configs, max_divergences, do_shrink, check, label)
+        for g, case_seed, div, cited_now in played:
+            report.rounds += 1
+            for clause in cited_now - report.first_seen.keys():
+                report.first_seen[clause] = report.rounds
+            report.clauses_seen.update(cited_now)
+            if div is not None:
+                classes.add(case_seed, div)
+            if progress:
+                progress(g + 1, games, report)
     return report
 
 
-def _merge(
-    played: Iterator[_Played],
-    report: FuzzReport,
-    games: int,
-    undecided: Mapping[str, Sequence[str]],
-    max_divergences: int,
-    progress: Callable[[int, int, FuzzReport], None] | None,
-    check: Callable[[str], bool] | None,
-    reference: JsonEngine,
-) -> None:
-    """The rounds into the report, in their order, as they come (the run stops after `max_divergences` classes)."""
-    for g, case_seed, div, cited_now in played:
-        report.rounds += 1
-        for clause in cited_now - report.first_seen.keys():
-            report.first_seen[clause] = report.rounds
-        report.clauses_seen.update(cited_now)
-        if div is not None:
-            left = undecided.get(div.case.config, ())
-            if left:
-                div.caveat = f"The configuration leaves {len(left)} options undeclared; the divergence may be one of them."
-            known = report.found.get(div.signature)
-            if known is not None:
-                known.count += 1
-            else:
-                found = Found(case_seed, div)
-                if check is not None and not div.category.startswith("engine error"):
-                    text = scenario_yaml(div, case_seed, "the engine", reference)
-                    found.reproduced = check(text)
-                    found.scenario = text
-                report.found[div.signature] = found
-                if len(report.found) >= max_divergences:
-                    break
-        if progress:
-            progress(g + 1, games, report)
+@dataclass
+class _Classes:
+    """Files each divergence in its class, as the rounds come in order (so that the report does
+    not depend on the number of jobs): the first of a class is shrunk on the run's own engine,
+    written and re-run; the others are counted."""
+
+    report: FuzzReport
+    engine: Engine
+    reference: JsonEngine
+    configs: Sequence[FuzzConfig]
+    max_divergences: int
+    do_shrink: bool
+    check: Callable[[str], Verification] | None
+    label: str
+
+    def add(self, case_seed: int, div: Divergence) -> None:
+        report = self.report
+        key = div.signature
+        known = report.found.get(key) or report.outside.get(key)
+        if known is not None:
+            known.count += 1
+            return
+        found = Found(case_seed, div)
+        if len(report.found) >= self.max_divergences:
+            found.established = False
+            report.found[key] = found
+            return
+        if not div.category.startswith("engine error"):
+            self._establish(found)
+        (report.outside if found.outside else report.found)[key] = found
+        if len(report.found) == self.max_divergences and report.cap_reached is None:
+            report.cap_reached = report.rounds
+
+    def _establish(self, found: Found) -> None:
+        div = found.divergence
+        if self.do_shrink:
+            try:
+                div = found.divergence = shrink(div, self.engine, self.reference, _forced(self.configs).get(div.case.config, {}))
+            except EngineError:
+                _restart(self.engine)
+            except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+                pass  # a reply the comparison cannot read while shrinking: the divergence as found
+        undecided = next((c.undecided for c in self.configs if c.label == div.case.config), ())
+        if self.check is None:
+            if undecided:
+                div.caveat = f"The configuration leaves {len(undecided)} options undeclared; the divergence may be one of them."
+            return
+        text = scenario_yaml(div, found.seed, self.label, self.reference)
+        verified = self.check(text)
+        found.reproduced, found.outside = verified.reproduces, verified.outside
+        found.scenario = text
 
 
 def _unseen(report: FuzzReport) -> set[str]:
@@ -745,6 +829,60 @@ def _restart(engine: Engine) -> None:
     if start is not None:
         with contextlib.suppress(EngineError):  # a second failure shows in the next case
             start()
+
+
+def write_scenarios(report: FuzzReport, out: Path) -> dict[tuple[str, ...], Path]:
+    """Each class's scenario written under `out` (the classes within the declaration that were
+    shrunk and checked); the path of each, by signature."""
+    paths: dict[tuple[str, ...], Path] = {}
+    for key, found in report.found.items():
+        if found.scenario is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            path = out / f"fuzz-{found.divergence.case.ruleset}-seed-{found.seed}.yaml"
+            path.write_text(found.scenario, encoding="utf-8")
+            paths[key] = path
+    return paths
+
+
+def fuzz_report_lines(report: FuzzReport, paths: Mapping[tuple[str, ...], Path], max_divergences: int) -> list[str]:
+    """What the run found, class by class: the first divergence (shrunk), how often the class came
+    up, the scenario written and whether it reproduces; then the classes counted after the cap,
+    and the divergences outside the declaration."""
+    lines: list[str] = []
+    for key, found in report.found.items():
+        if not found.established:
+            continue
+        div = found.divergence
+        times = f" x{found.count}" if found.count > 1 else ""
+        lines.append(
+            f"DIVERGENCE{times} seed {found.seed} ({div.case.config or div.case.ruleset}, {len(div.case.choices)} actions): {div.what}"
+        )
+        lines.append(f"  class: {' / '.join(key)}")
+        lines.append("  " + Mismatch(div.what, div.category, div.expected, div.actual).text().split("\n", 1)[-1].replace("\n", "\n  "))
+        lines.append(f"  clauses: {', '.join(div.clauses) or 'none cited'}")
+        if div.caveat:
+            lines.append(f"  {div.caveat}")
+        path = paths.get(key)
+        if path is not None:
+            verdict = (
+                "it fails the engine and passes the reference" if found.reproduced else "it does NOT reproduce the divergence: review it"
+            )
+            lines.append(f"  scenario written to {path}: {verdict}")
+    late = [(key, f) for key, f in report.found.items() if not f.established]
+    if report.cap_reached is not None:
+        lines.append(
+            f"the cap of {max_divergences} classes (--max-divergences) was reached in round {report.cap_reached}: "
+            f"{len(late)} more classes came up after it, counted, not shrunk or written" + ("" if late else " (none)")
+        )
+        lines += [f"  x{f.count} seed {f.seed}: {' / '.join(key)}" for key, f in late]
+    if report.outside:
+        rounds = sum(f.count for f in report.outside.values())
+        lines.append(
+            f"outside the declaration: {rounds} rounds in {len(report.outside)} classes differ only where the engine's "
+            "declaration does not run the scenario (values it does not declare): not counted as divergences"
+        )
+        lines += [f"  x{f.count} seed {f.seed}: {' / '.join(key)}: {f.outside}" for key, f in report.outside.items()]
+    return lines
 
 
 #: rounds at which the coverage reached so far is reported (those the run got to)

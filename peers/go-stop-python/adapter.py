@@ -461,8 +461,13 @@ class Round:
             if after is None:
                 in_play = ids([thrown])
             else:
+                # the protocol's paused turn (spec/protocol: state.in_play): the played card, the
+                # flipped card and flipped bonus cards are in play; the table card the played card
+                # pairs stays on the table until the turn resolves (a stack it took is in play whole)
                 before, flipped, bonus, _ = after
-                in_play = ids([*before, flipped, *bonus])
+                paired = [c for c in before if c is not thrown] if len(before) == 2 else []
+                in_play = ids([*(c for c in before if c not in paired), flipped, *bonus])
+                table += ids(paired)
         decision = self.decision(g)
         return {
             "decision": decision,

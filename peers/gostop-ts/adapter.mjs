@@ -415,6 +415,19 @@ class Round {
       const creator = st.bbeokCreator.get(month);
       stacks.push({ month, owner: creator === undefined || creator < 0 ? null : this.seat(creator), cards, bonus: here.filter(isBonusId) });
     }
+    // The engine captures the played card's pair before it waits for the flip choice; the protocol's
+    // paused turn (spec/protocol: state.in_play) has not placed it yet: the played card, a stack it
+    // took and flipped bonus cards are in play, the table card it pairs stays on the table.
+    const inPlay = paused ? [paused] : [];
+    const held = new Set();
+    if (paused && this.pending) {
+      const month = this.pendingHand ? monthOfId(this.pendingHand) : null;
+      const mine = this.pending.filter((id) => !isBonusId(id) && monthOfId(id) === month);
+      const pair = mine.length === 2 ? mine.filter((id) => id !== this.pendingHand) : [];
+      table.push(...pair);
+      inPlay.push(...mine.filter((id) => !pair.includes(id)), ...this.pending.filter(isBonusId), ...(this.pendingBonus ?? []));
+      for (const id of [...this.pending, ...(this.pendingBonus ?? [])]) held.add(id);
+    }
     return {
       decision: this.decision(),
       to_act: this.over ? null : this.seat(st.current),
@@ -424,8 +437,8 @@ class Round {
       table,
       stacks,
       stock: [...st.stock].reverse().map(idOf),
-      captured: bySeat((p) => p.captured.map(idOf)),
-      in_play: paused ? [paused] : [],
+      captured: bySeat((p) => p.captured.map(idOf).filter((id) => !held.has(id))),
+      in_play: inPlay,
       players: bySeat((p, s) => ({
         gos: p.goCount,
         go_base: p.lastGoScore,
@@ -776,6 +789,7 @@ class Round {
         this.pending = gained.filter((id) => !isBonusId(id) || !head.some((ev) => ev.kind === "bonus" && ev.cards.includes(id)));
         this.pendingHand = handPlayed;
         this.pendingFlip = this.flipOf(drawn);
+        this.pendingBonus = head.filter((ev) => ev.kind === "bonus" && ev.source === "flip").flatMap((ev) => ev.cards);
       } else if (gained.length && a.type !== "go" && a.type !== "stop") {
         out.push({ kind: "capture", player: actor, cards: gained });
       }

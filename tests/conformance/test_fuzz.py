@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,15 @@ import pytest
 from gostop_conformance.harness import load_corpus, run_scenario
 from gostop_conformance.harness._declaration import parse
 from gostop_conformance.harness._engine import ReferenceEngine
-from gostop_conformance.harness._fuzz import fuzz, fuzz_configurations, fuzz_coverage_lines, random_case, scenario_yaml, shaped_deal
+from gostop_conformance.harness._fuzz import (
+    Verification,
+    fuzz,
+    fuzz_configurations,
+    fuzz_coverage_lines,
+    random_case,
+    scenario_yaml,
+    shaped_deal,
+)
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.reference import JsonEngine, SplitMix64, seeded_deal
 from gostop_conformance.spec import load_ruleset, ruleset_ids
@@ -117,19 +126,19 @@ def test_a_bug_is_found_shrunk_and_written_as_a_failing_scenario(name: str, tmp_
     engine = mutant(name, EVERYTHING)
     reproduced: list[bool] = []
 
-    def check(text: str) -> bool:
+    def check(text: str) -> Verification:
         folder = tmp_path / f"check{len(reproduced)}" / "scenarios" / "fuzz"
         folder.mkdir(parents=True)
         (folder / "found.yaml").write_text(text, encoding="utf-8")
         [scenario] = load_corpus(folder.parent)
         ok = run_scenario(ReferenceEngine(), scenario).outcome == "PASS" and run_scenario(engine, scenario).outcome != "PASS"
         reproduced.append(ok)
-        return ok
+        return Verification(ok)
 
     try:
         report = fuzz(engine, 400, seed=1, configs=configs_of(engine), guided=True, check=check)
         assert report.found, f"{name} was not found in 400 guided rounds"
-        assert report.rounds == 400 or len(report.found) >= 20, "the run carries on after a divergence"
+        assert report.rounds == 400, "the run carries on after a divergence, and after the cap"
         first = next(iter(report.found.values()))
         assert len(first.divergence.case.choices) <= 30
         assert first.reproduced and first.scenario is not None and "needs-review" in first.scenario
@@ -214,3 +223,76 @@ def test_a_guided_run_is_one_job(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["fuzz", "--engine", f"{sys.executable} -m gostop_conformance.reference --stdio", "--guided", "--jobs", "2"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+def test_a_class_is_what_differs_not_the_clauses_alone() -> None:
+    """Legal-action divergences cite no clause: their class is the kinds of actions missing and
+    extra, so two bugs of one ruleset (a forced bomb, a skip offered too early) stay apart, while
+    the same bug on other cards is one class."""
+    from gostop_conformance.harness._fuzz import Case, Divergence
+
+    case = Case("matgo-2p", {}, [])
+
+    def legal(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> tuple[str, ...]:
+        return Divergence(case, 0, "legal actions", expected, actual, [], "legal").signature
+
+    play = {"type": "play", "player": 0, "card": "m10-junk-1"}
+    bomb = {"type": "bomb", "player": 0, "month": 10}
+    forced_bomb = legal([play, bomb], [bomb])
+    assert forced_bomb == ("legal", "missing play")
+    assert legal([{**play, "card": "m03-junk-1"}, bomb], [bomb]) == forced_bomb
+    assert legal([play], [play, {"type": "skip", "player": 0}]) == ("legal", "extra skip")
+    assert legal([{**play, "take": "m10-animal"}, bomb], [bomb]) == forced_bomb  # a play naming a table card is a play
+    assert legal([{**play, "take": "m10-animal"}], [play]) == ("legal", "missing play", "extra play")  # no choice asked
+    assert legal([play, {**play, "shake": True}], [play]) == ("legal", "missing play+shake")
+    steal = Divergence(case, 1, "after action 2: state.captured", [], [], ["R-JJOK", "R-STEAL"], "state.captured")
+    assert steal.signature == ("state.captured", "R-JJOK", "R-STEAL")
+    refused = Divergence(case, 1, "rejection", {"code": "card_not_in_hand"}, {"code": "wrong_decision"}, [], "rejection")
+    assert refused.signature == ("rejection", "card_not_in_hand", "wrong_decision")
+
+
+@needs_interpreted
+def test_a_divergence_in_an_undeclared_option_is_outside_the_declaration(tmp_path: Path) -> None:
+    """jjok-no-steal declared with jjok_steal unsupported: every jjok divergence rests on what the
+    engine does not declare. The written scenario is not run by that declaration: no divergence is
+    reported, and the run says what it set apart."""
+    declaration = {"rulesets": [{"id": "matgo-2p", "options": {"jjok_steal": "unsupported"}}], "features": ["o'clock"]}
+    engine = f"{sys.executable} {FAKE} mutant jjok-no-steal " + shlex.quote(json.dumps(declaration))
+    proc = subprocess.run(
+        [sys.executable, "-m", "gostop_conformance.harness", "fuzz", "--engine", engine, "--games", "60", "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "DIVERGENCE" not in proc.stdout and "outside the declaration: " in proc.stdout, proc.stdout
+    assert "needs jjok_steal = 1 (not declared)" in proc.stdout
+
+
+@needs_interpreted
+def test_the_cap_counts_later_classes_and_the_written_scenario_is_valid_yaml_whatever_the_command(tmp_path: Path) -> None:
+    """--max-divergences 1: the run still plays every round, says where the cap was reached and
+    counts the classes after it; the engine command, quotes and all, is written into valid YAML
+    that reproduces the divergence under the engine's declaration."""
+    declaration = {**EVERYTHING, "features": [*EVERYTHING["features"], 'it\'s "quoted"']}
+    engine = f"{sys.executable} {FAKE} mutant shake-automatic " + shlex.quote(json.dumps(declaration))
+    out = tmp_path / "out"
+    argv = ["fuzz", "--engine", engine, "--games", "200", "--guided", "--max-divergences", "1", "--out", str(out)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "gostop_conformance.harness", *argv], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"^200 rounds in ", proc.stdout, re.MULTILINE), proc.stdout
+    assert "the cap of 1 classes (--max-divergences) was reached in round " in proc.stdout
+    [written] = sorted(out.iterdir())
+    [scenario] = _load_one(written, tmp_path)
+    assert scenario.title.startswith(f"Found by fuzzing {engine}: ") and run_scenario(ReferenceEngine(), scenario).outcome == "PASS"
+    assert "it fails the engine and passes the reference" in proc.stdout
+
+
+def _load_one(path: Path, tmp: Path) -> list[Any]:
+    folder = tmp / "load" / "scenarios" / "fuzz"
+    folder.mkdir(parents=True)
+    (folder / path.name).write_bytes(path.read_bytes())
+    return load_corpus(folder.parent)
