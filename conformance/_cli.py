@@ -700,7 +700,7 @@ def _profile(args: argparse.Namespace) -> int:
     lines = profiles.table(found, base)
     for line in lines:
         print(line)
-    declared = profiles.declaration(found, base)
+    declared = profiles.declaration(found, [args.base] if args.base else known or [base], hello)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "profile.json").write_text(json.dumps(declared, indent=2) + "\n", encoding="utf-8")
     detail = [

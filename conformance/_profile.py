@@ -16,11 +16,16 @@ event log) are the values the engine behaves like in that scenario:
 - no value fits, but the engine differs first where the option plays no part: another of its
   rules is at work (elsewhere), which says nothing of this option.
 
-The engine's value is the one most conclusive scenarios vote for (a majority; several values when
-the corpus cannot tell them apart); "none of the modelled values" when the unexplained scenarios
-outnumber the conclusive ones or no value has a majority; "the value it is sent" when every
-conclusive scenario fits its own value and they sent several (the engine is configured by the
-options, as a declaration of "all" says).
+The engine's value is the one the conclusive scenarios agree on (several values when the corpus
+cannot tell them apart), per player count where the counts part (go_threshold 7 with two players,
+3 with three); "inconsistent" with the majority's value and the counts when conclusive plays
+disagree, or unexplained plays outnumber them; "no modelled value fits" when only unexplained
+scenarios (never random rounds alone) are left: a lead to a rule no option models or a bug, which
+may be another option's (a forced bomb shows in every option a bomb decides); "the value it is
+sent" when every conclusive scenario fits its own value and they sent several (the engine is
+configured by the options, as a declaration of "all" says). Outcomes are compared by name as well
+as by amount: which rule events a reply names, each loser's baks. A deal the engine refuses is no
+evidence.
 
 An engine with several house rules may fail an option's scenarios through another of them: a
 second pass replays every scenario with the values found clearly (every conclusive play agreeing,
@@ -61,6 +66,8 @@ STRUCTURAL: Final = NOT_FUZZED
 HARNESS_ONLY: Final = frozenset({"match_rounds", "match_target_points"})
 #: conclusive plays below which a value found is only a lead to check, left out of the declaration
 WEAK: Final = 2
+#: the verdict where no modelled value reproduces the engine's plays: a lead, never a declared value
+NO_FIT: Final = "no modelled value fits: a rule no option models, or a bug (see the unexplained plays)"
 
 
 @dataclass
@@ -82,6 +89,12 @@ class OptionProfile:
     overruled: int = 0
     #: what the plays were: the corpus's scenarios, or targeted random rounds when none decided
     plays: str = "scenarios"
+    #: the values found per player count, where the counts disagree (go_threshold 7 with two
+    #: players, 3 with three); `values` then holds them all
+    by_players: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    #: conclusive plays disagree beyond what the player count explains: `values` is the
+    #: majority's, reported with its evidence and not declared
+    inconsistent: bool = False
 
     @property
     def verdict(self) -> str:
@@ -90,13 +103,21 @@ class OptionProfile:
         if self.values is None:
             return "undecided (no play tells its values apart for this engine)"
         if not self.values:
-            return "none of the modelled values"
-        return " or ".join(show_value(v) for v in self.values)
+            return NO_FIT
+        if self.by_players:
+            return "; ".join(f"{n} players: {' or '.join(_shown(v) for v in values)}" for n, values in sorted(self.by_players.items()))
+        found = " or ".join(_shown(v) for v in self.values)
+        return f"inconsistent: mostly {found}" if self.inconsistent else found
 
     @property
     def weak(self) -> bool:
         """A finding from fewer than WEAK plays (conclusive or unexplained): not declared, only reported."""
         return self.values is not None and not self.follows and len(self.scenarios) + len(self.unexplained) < WEAK
+
+    @property
+    def declarable(self) -> bool:
+        """Whether the finding may go into a declaration: decided, consistent, and not a lead."""
+        return self.values is not None and not self.weak and not self.inconsistent
 
     @property
     def confidence(self) -> str:
@@ -106,26 +127,52 @@ class OptionProfile:
         return text + (f", {len(self.elsewhere)} differ elsewhere first" if self.elsewhere else "")
 
 
-def _observed(transcript: Sequence[tuple[str, Json, Json]], rules: Options, handed: bool = True) -> list[Any]:
+#: the events that name a rule's outcome (what was made, who pays and why), compared by kind: an
+#: engine that doubles a loser as pi-bak where the rules say meong-bak pays the same amount for
+#: another reason, and must not be taken for playing the other rule
+NAMED_EVENTS: Final = frozenset(
+    {"jjok", "ttadak", "sweep", "ppeok", "stack_capture", "three_ppeok", "shake", "bomb", "chongtong", "table_four", "redeal", "award"}
+)
+
+
+def _shown(value: Any) -> str:
+    """A value as the spec writes it; a value that reads as "nothing" (`none`, `off`, an empty set)
+    quoted, so that it is never taken for "no modelled value fits"."""
+    text = show_value(value)
+    return f'"{text}"' if text in ("none", "off", "[]") else text
+
+
+def _observed(transcript: Sequence[tuple[str, Json, Json]], rules: Options, handed: bool = True, named: bool = True) -> list[Any]:
     """The observable part of each reply, in order: what a player would notice (and what a round
-    hands to the next, when `handed`: only for an engine that reports it)."""
+    hands to the next, when `handed`: only for an engine that reports it), outcomes by name as
+    well as by amount: each loser's baks, and the kinds of the rule events of a reply (when
+    `named`: only for an engine that reports rule events at all)."""
     out: list[Any] = []
     for kind, _, reply in transcript:
         if "error" in reply:
             err = reply.get("error")
             out.append(("error", err.get("code") if isinstance(err, dict) else None))
         elif kind in ("new_game", "act"):
-            out.append(normal_state(reply.get("state", {}), rules))
+            # which rule outcomes the reply names, not how many events it spends on one (an engine
+            # may report only the chongtong holder who wins)
+            kinds = sorted({str(e.get("kind")) for e in reply.get("events") or [] if isinstance(e, dict) and e.get("kind") in NAMED_EVENTS})
+            out.append((normal_state(reply.get("state", {}), rules), kinds if named else []))
         elif kind == "legal":
             out.append(("legal", normal_legal(reply), reply.get("player")))
         elif kind == "score":
             settlement = reply.get("settlement") or {}
             nxt = (reply.get("next") or {}) if handed else {}
+            baks = sorted(
+                (loser.get("seat"), tuple(sorted(map(str, loser.get("baks") or []))))
+                for loser in settlement.get("losers") or []
+                if isinstance(loser, dict)
+            )
             out.append(
                 (
                     "score",
                     [s.get("base") for s in reply.get("scores") or []],
                     {k: settlement.get(k) for k in ("kind", "winner", "net")},
+                    baks,
                     {k: nxt.get(k) for k in ("dealer", "nagari_streak", "carried_multiplier", "counts_as_round")},
                 )
             )
@@ -159,6 +206,7 @@ class _Evidence:
     transcript: list[tuple[str, Json, Json]]
     own: Any
     variant: Callable[[Any], tuple[Options, Json] | None]
+    players: int = 2
 
 
 def profile(
@@ -199,17 +247,43 @@ def profile(
         first = _pass(each({}), progress)
         # an engine with several house rules: a scenario another of them changes fits no value of this
         # option alone; played again with the values already found clearly for the others, it may
-        decided = {p.option: p.values[0] for p in first if p.values is not None and _clear(p)}
+        decided = {p.option: _found_value(p) for p in first if p.values is not None and _clear(p)}
         if not decided:
             return first
         return _pass(each(decided), None)
+
+
+#: a value found per player count, as the second pass gives it to the other options' replays
+ByPlayers = dict[int, Any]
+
+
+def _found_value(p: OptionProfile) -> Any:
+    """The value a clear finding gives the second pass: one value, or one per player count."""
+    assert p.values is not None
+    return ByPlayers({n: values[0] for n, values in p.by_players.items()}) if p.by_players else p.values[0]
+
+
+def _in_context(context: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """The values found for the other options, those found per player count taken for `players`
+    (left out where that count has none)."""
+    out: dict[str, Any] = {}
+    for name, value in context.items():
+        if isinstance(value, dict):
+            if players in value:
+                out[name] = value[players]
+        else:
+            out[name] = value
+    return out
 
 
 def _clear(p: OptionProfile) -> bool:
     """A value found by every conclusive play (two at least), and played where another was sent:
     a house value, not the value every play happened to send (an engine configured by the
     options plays what it is sent, and a second pass must not override that)."""
-    return p.values is not None and len(p.values) == 1 and not p.follows and p.votes == len(p.scenarios) >= 2 and p.overruled > 0
+    if p.values is None or p.follows or p.inconsistent or not p.values:
+        return False
+    # several values fitting every play cannot be told apart by the corpus: any of them is the engine's there
+    return p.votes == len(p.scenarios) >= 2 and (p.overruled > 0 or bool(p.by_players))
 
 
 def _pass(found: Iterator[OptionProfile], progress: Callable[[str], None] | None) -> list[OptionProfile]:
@@ -252,7 +326,7 @@ def _option(
             engine_runs[sid] = _engine_run(engine, sc)
         transcript = engine_runs[sid]
         if transcript:
-            items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context)))
+            items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context), sc.rules.players))
     found = _weigh(name, items, [sid for sid in candidates[:PER_OPTION] if not engine_runs.get(sid)])
     if found.values is None and base is not None and rounds:
         found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
@@ -277,13 +351,14 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
     """What the evidence says of the option (module docstring)."""
     spec = option_registry()[name]
     found = OptionProfile(name, None, inconclusive=list(unplayable), plays=plays)
-    votes: dict[str, int] = {}
     values_of: dict[str, Any] = {}
     sent: set[str] = set()
     always_own = True
+    conclusive: list[tuple[int, set[str]]] = []  # per conclusive play: its player count, the values that fit it
     for item in items:
         seen = None
         handed = any(kind == "score" and "next" in reply for kind, _, reply in item.transcript)
+        named = _reports_rule_events(item.transcript)
         replies: dict[str, list[Any]] = {}
         matching: set[str] = set()
         for value in probe_values(spec, item.own):
@@ -295,11 +370,11 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
             rules, ruleset = variant
             # the engine's replies seen as this value's rules see cards (a value may make two
             # cards equivalent, R-DEC-RIBBON's junk): compared under the same rules as the replay
-            engine_seen = _observed(item.transcript, rules, handed)
+            engine_seen = _observed(item.transcript, rules, handed, named)
             if seen is None or key == _key(item.own):
                 seen = engine_seen
             requests = [(kind, _sent_as(request, ruleset)) for kind, request, _ in item.transcript]
-            replies[key] = _observed(_replayed(requests), rules, handed)
+            replies[key] = _observed(_replayed(requests), rules, handed, named)
             if replies[key] == engine_seen:
                 matching.add(key)
         if not matching:
@@ -318,35 +393,72 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
         sent.add(own)
         always_own = always_own and own in matching
         found.overruled += own not in matching
-        for key in matching:
-            votes[key] = votes.get(key, 0) + 1
-    if len(found.unexplained) > len(found.scenarios):
-        found.values = ()  # most plays fit no value at all: the engine plays something the options do not model
+        conclusive.append((item.players, matching))
+    if found.unexplained and not found.scenarios:
+        # no play fits a modelled value; random rounds, where many rules meet, never conclude that alone
+        found.values = () if plays == "scenarios" else None
     elif found.scenarios:
-        # the values most plays agree on; one may disagree where another of the engine's house
-        # rules, or a bug, happens to look like another value of this option
-        best = max(votes.values())
-        found.votes = best
-        winners = [k for k in values_of if votes.get(k) == best]
-        found.values = tuple(values_of[k] for k in winners) if 2 * best > len(found.scenarios) else ()
         # an engine that is configured by what it is sent plays each play's own value: it has no
         # house value of the option to find (several values sent tell it apart)
         found.follows = always_own and len(sent) > 1
+        _decide(found, conclusive, values_of)
+        # more plays fit no value at all than fit one: the evidence disagrees, whatever the majority says
+        found.inconsistent = found.inconsistent or (len(found.unexplained) > len(found.scenarios) and not found.follows)
     return found
 
 
+def _majority(plays: Sequence[set[str]], order: Sequence[str]) -> tuple[list[str], int]:
+    """The values the most plays fit, and how many plays that is."""
+    votes = {k: sum(k in fits for fits in plays) for k in order}
+    best = max(votes.values(), default=0)
+    return [k for k in order if votes[k] == best and best], best
+
+
+def _decide(found: OptionProfile, conclusive: Sequence[tuple[int, set[str]]], values_of: Mapping[str, Any]) -> None:
+    """The values the conclusive plays agree on: per player count where the counts part (a value
+    that only one count's plays fit, and each count's plays agree); "inconsistent" where plays of
+    one count disagree (their majority reported, nothing declared); no modelled value fits where
+    no value has a majority."""
+    order = list(values_of)
+    counts = sorted({n for n, _ in conclusive})
+    per_count = {n: _majority([fits for m, fits in conclusive if m == n], order) for n in counts}
+    if len(counts) > 1 and all(per_count[n][1] == sum(m == n for m, _ in conclusive) for n in counts):
+        winners = {n: set(per_count[n][0]) for n in counts}
+        if not set.intersection(*winners.values()):
+            found.by_players = {n: tuple(values_of[k] for k in per_count[n][0]) for n in counts}
+            found.values = tuple(values_of[k] for k in order if any(k in w for w in winners.values()))
+            found.votes = len(conclusive)
+            return
+    winners_all, best = _majority([fits for _, fits in conclusive], order)
+    found.votes = best
+    if 2 * best <= len(conclusive):
+        found.values = ()  # no value has a majority: the engine plays something the options do not model
+        return
+    found.values = tuple(values_of[k] for k in winners_all)
+    # one play may disagree where another of the engine's house rules, or a bug, happens to look
+    # like another value of this option: say so rather than a confident value
+    found.inconsistent = best < len(conclusive)
+
+
+def _reports_rule_events(transcript: Sequence[tuple[str, Json, Json]]) -> bool:
+    return any(isinstance(e, dict) and e.get("kind") in NAMED_EVENTS for _, _, reply in transcript for e in reply.get("events") or [])
+
+
 def _implicated(seen: Sequence[Any], replies: Mapping[str, Sequence[Any]], own: str) -> bool:
-    """Whether the option's values differ at the first reply where the engine differs from the
-    reference under the play's own value (or the own value could not be replayed)."""
+    """Whether the engine departs from the reference (under the play's own value) exactly where
+    the option's values first part (or the own value could not be replayed). Where the values
+    part earlier, the engine went the own value's way there, and its later difference is another
+    rule's; where they part only later, nothing of this option was at stake yet."""
     reference = replies.get(own)
     if reference is None:
         return True
-    first = next((i for i, (a, b) in enumerate(zip(seen, reference, strict=False)) if a != b), min(len(seen), len(reference)))
 
-    def at(observed: Sequence[Any]) -> Any:
-        return observed[first] if first < len(observed) else None
+    def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int:
+        return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
-    return any(at(observed) != at(reference) for observed in replies.values())
+    engine_departs = first_difference(seen, reference)
+    values_part = min((first_difference(observed, reference) for key, observed in replies.items() if key != own), default=-1)
+    return values_part == engine_departs
 
 
 def _sent_as(request: Json, ruleset: Json) -> Json:
@@ -355,8 +467,10 @@ def _sent_as(request: Json, ruleset: Json) -> Json:
 
 
 def _scenario_variant(sc: Scenario, name: str, context: Mapping[str, Any]) -> Callable[[Any], tuple[Options, Json] | None]:
+    own = _in_context(context, sc.rules.players)
+
     def variant(value: Any) -> tuple[Options, Json] | None:
-        for changes in ({**context, name: value}, {name: value}):  # the engine's other values if they go together
+        for changes in ({**own, name: value}, {name: value}):  # the engine's other values if they go together
             try:
                 other = sc.reconfigured(sc.ruleset, changes)
             except InputError:
@@ -396,7 +510,7 @@ def _targeted(engine: Engine, name: str, base: str, rounds: int, context: Mappin
             continue
 
         def variant(value: Any, rs: Any = rs) -> tuple[Options, Json] | None:
-            for changes in ({**context, name: value}, {name: value}):
+            for changes in ({**_in_context(context, rs.options.players), name: value}, {name: value}):
                 try:
                     other = rs.with_overrides(changes, "profile")
                 except InputError:
@@ -404,7 +518,7 @@ def _targeted(engine: Engine, name: str, base: str, rounds: int, context: Mappin
                 return other.options, {"id": other.id, "options": other.options.as_json()}
             return None
 
-        items.append(_Evidence(f"random round {seed} of {base}", transcript, rs.options.as_json()[name], variant))
+        items.append(_Evidence(f"random round {seed} of {base}", transcript, rs.options.as_json()[name], variant, rs.options.players))
     return items
 
 
@@ -423,26 +537,47 @@ def _engine_run(engine: Engine, sc: Scenario) -> list[tuple[str, Json, Json]] | 
             with contextlib.suppress(EngineError):  # a dead engine shows in the next scenario
                 restart()
         return None
+    if result.outcome == "UNSUPPORTED":  # the engine refused the deal: it played nothing to learn from
+        return None
     return list(result.transcript)
 
 
-def declaration(found: Sequence[OptionProfile], base: str) -> Json:
-    """A hello declaration for what was found: `base` except for every option decided to other
-    values than base's (undecided options and weak findings are left to the ruleset;
-    none-of-the-modelled ones are declared unsupported)."""
-    own = load_ruleset(base).options.as_json()
-    exceptions: Json = {}
-    for p in found:
-        if p.follows:
-            exceptions[p.option] = "all"
-            continue
-        if p.values is None or p.weak:
-            continue
-        if not p.values:
-            exceptions[p.option] = "unsupported"
-        elif own[p.option] not in p.values:
-            exceptions[p.option] = [p.values[0]] if len(p.values) == 1 else list(p.values)
-    return {"rulesets": [{"id": base, "options": exceptions} if exceptions else base]}
+def declaration(found: Sequence[OptionProfile], bases: Sequence[str] | str, hello: Json | None = None) -> Json:
+    """A hello declaration for what was found: each of `bases` (the rulesets the engine claims, one
+    per player count it plays) except for every option decided to other values than that base's,
+    per player count where the counts part. An option the evidence leaves inconsistent is declared
+    unsupported. What playing cannot find is kept from the engine's own `hello`: its declaration of
+    the deck and the deal's shape, of a match's length, of the options the profile leaves
+    undecided, finds only weakly, or that no modelled value fits (a lead to read, which may be
+    another option's bug); its features and positions."""
+    decided = {p.option: p for p in found if p.follows or (p.values and not p.weak)}
+    claims: list[Any] = []
+    for base in [bases] if isinstance(bases, str) else bases:
+        own = load_ruleset(base).options.as_json()
+        exceptions: Json = {name: v for name, v in _claimed(hello, base).items() if name not in decided}
+        for p in decided.values():
+            if p.follows:
+                exceptions[p.option] = "all"
+            elif p.inconsistent:
+                exceptions[p.option] = "unsupported"
+            else:
+                values = p.by_players.get(own["players"]) if p.by_players else p.values
+                if values is not None and own[p.option] not in values:
+                    exceptions[p.option] = list(values)
+        claims.append({"id": base, "options": dict(sorted(exceptions.items()))} if exceptions else base)
+    out: Json = {"rulesets": claims}
+    for key in ("options", "features", "positions"):
+        if hello and key in hello and (key != "options" or hello[key]):
+            out[key] = {k: v for k, v in hello[key].items() if k not in decided} if key == "options" else hello[key]
+    return out
+
+
+def _claimed(hello: Json | None, base: str) -> Json:
+    """The exceptions the engine's hello declares for `base` (empty when it claims it whole, or not)."""
+    for claim in (hello or {}).get("rulesets") or []:
+        if isinstance(claim, dict) and claim.get("id") == base and isinstance(claim.get("options"), dict):
+            return dict(claim["options"])
+    return {}
 
 
 def table(found: Sequence[OptionProfile], base: str) -> list[str]:
@@ -452,7 +587,7 @@ def table(found: Sequence[OptionProfile], base: str) -> list[str]:
     lines = [f"{'option':32} {'the engine plays':40} {base + ' has':24} evidence"]
     agree = 0
     for p in found:
-        if p.follows or (p.values is not None and p.values and own[p.option] in p.values):
+        if p.follows or (p.values and own[p.option] in p.values and not p.by_players and not p.inconsistent):
             agree += 1
             continue
         evidence = p.confidence

@@ -445,7 +445,7 @@ class Round:
         for month in range(1, 13):
             cards = [c for c in board.center_field[month] if c.kind != "bonus"]
             table += ids(cards)
-            if len(cards) >= 3:
+            if len(cards) == 3:  # four of a month dealt to the table are no stack (R-TABLE-FOUR)
                 owner = next((s for s in (0, 1) if month in state.stacking_histories[s]), None)
                 stacks.append(
                     {

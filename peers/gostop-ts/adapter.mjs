@@ -411,7 +411,7 @@ class Round {
     for (let month = 1; month <= 12; month++) {
       const here = st.floor.filter((c) => c.month === month).map(idOf);
       const cards = here.filter((id) => !isBonusId(id) && id !== paused);
-      if (cards.length < 3) continue;
+      if (cards.length !== 3) continue; // four of a month dealt to the table are no stack (R-TABLE-FOUR)
       const creator = st.bbeokCreator.get(month);
       stacks.push({ month, owner: creator === undefined || creator < 0 ? null : this.seat(creator), cards, bonus: here.filter(isBonusId) });
     }

@@ -66,16 +66,20 @@ def test_an_engine_that_plays_what_it_is_sent_follows_the_option() -> None:
 
 
 @needs_interpreted
-def test_a_bug_no_option_models_is_none_of_the_modelled_values() -> None:
+def test_a_bug_no_option_models_is_never_a_confident_value() -> None:
     """steal-next-player-only makes only the next player pay a ppeok capture: neither value of
-    ppeok_steal_payers (all opponents, the creator only) explains most scenarios."""
+    ppeok_steal_payers (all opponents, the creator only) explains most scenarios. Where some plays
+    happen to fit a value (the creator is the next player), the profile says the evidence is
+    inconsistent, with its counts, and declares the option unsupported."""
     engine = StdioEngine([sys.executable, "-m", "gostop_conformance.mutants", "steal-next-player-only"])
     engine.start()
     try:
         [found] = profile(engine, CORPUS, STORED, ["ppeok_steal_payers"])
     finally:
         engine.close()
-    assert found.values == () and found.verdict == "none of the modelled values" and len(found.unexplained) > len(found.scenarios)
+    assert len(found.unexplained) > len(found.scenarios)
+    assert found.values == () or (found.inconsistent and found.verdict.startswith("inconsistent: mostly ")), found.verdict
+    assert not found.declarable
     expected = {"rulesets": [{"id": "matgo-2p", "options": {"ppeok_steal_payers": "unsupported"}}]}
     assert declaration([found], "matgo-2p") == expected
 
@@ -128,7 +132,7 @@ def test_a_difference_elsewhere_says_nothing_of_an_option() -> None:
 
 def test_the_reference_engine_plays_every_option_it_is_sent() -> None:
     """The reference engine, configured by the options it is sent: every option follows them or
-    agrees with the base; none is undecided, none of the modelled values, or a weak lead."""
+    agrees with the base; none is undecided, without a fitting value, or a weak lead."""
     found = profile(ReferenceEngine(), CORPUS, STORED, base="matgo-2p")
     assert [line.split()[0] for line in table(found, "matgo-2p")[1:-2]] == []
     assert not {p.option for p in found} & HARNESS_ONLY
@@ -171,3 +175,59 @@ def test_the_scenarios_tried_take_turns_across_the_values_they_send() -> None:
 
     sent = {"a1": "a", "a2": "a", "a3": "a", "b1": "b", "c1": "c", "c2": "c"}
     assert _spread(["a1", "a2", "a3", "b1", "c1", "c2"], sent.__getitem__) == ["a1", "b1", "c1", "a2", "c2", "a3"]
+
+
+class ForcedByPlayers(ReferenceEngine):
+    """An engine that plays `option` one way with two players and another with three."""
+
+    def __init__(self, option: str, values: dict[int, Any]) -> None:
+        super().__init__()
+        self.option, self.values = option, values
+
+    def new_game(self, ruleset: dict[str, Any], deal: dict[str, Any]) -> dict[str, Any]:
+        forced = self.values.get(len(deal.get("hands", [])))
+        options = {**ruleset["options"], self.option: forced} if forced is not None else ruleset["options"]
+        return super().new_game({**ruleset, "options": options}, deal)
+
+
+def test_a_value_that_depends_on_the_player_count_is_found_per_count_and_declared_so() -> None:
+    """go_threshold 7 with two players and 3 with three is two findings, not one inconsistent one;
+    the declaration gives each claimed ruleset its own count's value."""
+    engine = ForcedByPlayers("go_threshold", {2: 5, 3: 2})
+    [found] = profile(engine, CORPUS, STORED, ["go_threshold"])
+    assert found.by_players == {2: (5,), 3: (2,)} and found.verdict == "2 players: 5; 3 players: 2", found.confidence
+    assert not found.inconsistent and found.declarable
+    declared = declaration([found], ["matgo-2p", "standard-3p"])
+    assert declared == {
+        "rulesets": [{"id": "matgo-2p", "options": {"go_threshold": [5]}}, {"id": "standard-3p", "options": {"go_threshold": [2]}}]
+    }
+
+
+class Refusing(ReferenceEngine):
+    """An engine that refuses every deal as unsupported."""
+
+    def new_game(self, ruleset: dict[str, Any], deal: dict[str, Any]) -> dict[str, Any]:
+        return {"error": {"code": "unsupported", "message": "no"}}
+
+
+def test_a_refused_deal_is_no_evidence() -> None:
+    [found] = profile(Refusing(), CORPUS, STORED, ["jjok_steal"])
+    assert found.values is None and not found.unexplained and found.inconclusive
+
+
+def test_the_declaration_keeps_what_playing_cannot_find_from_the_engines_hello() -> None:
+    """The deck, the features and the positions come from the engine's own hello; a value found by
+    playing replaces the hello's, an inconsistent one is declared unsupported."""
+    hello = {
+        "rulesets": [{"id": "matgo-2p", "options": {"bonus_cards": [[], [2]], "meong_mode": ["off"]}}],
+        "features": ["match"],
+        "positions": "reachable",
+    }
+    [found] = profile(Forced("meong_mode", "meongbak_loser_zero"), CORPUS, STORED, ["meong_mode"])
+    assert found.values and "meongbak_loser_zero" in found.values and found.declarable
+    declared = declaration([found], ["matgo-2p"], hello)
+    [claim] = declared["rulesets"]
+    assert claim["options"]["bonus_cards"] == [[], [2]] and "meongbak_loser_zero" in claim["options"]["meong_mode"]
+    assert declared["features"] == ["match"] and declared["positions"] == "reachable"
+    found.inconsistent = True
+    assert declaration([found], ["matgo-2p"], hello)["rulesets"][0]["options"]["meong_mode"] == "unsupported"
