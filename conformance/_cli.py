@@ -116,6 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("--strict", action="store_true", help="an unexpected pass or a stale ledger entry fails the run")
     run_p.add_argument("--report-dir", type=Path, default=Path("reports"), help="where report.jsonl, junit.xml, summary.md and repro/ go")
     run_p.add_argument("--no-reports", action="store_true", help="write no report files")
+    run_p.add_argument("--label", default=None, help="the engine's name in the reports (default: the name its hello gives)")
     run_p.add_argument("--timing", action="store_true", help="add wall-clock time to the reports (they are byte-identical without it)")
     run_p.add_argument("--check-determinism", action="store_true", help="run every passing scenario twice and compare the replies")
     run_p.add_argument(
@@ -331,6 +332,7 @@ def _run(args: argparse.Namespace) -> int:
         live.close()
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
+    report.name = args.label
     if report.aborted:
         print(f"gostop-conformance: {report.aborted}", file=sys.stderr)
     for line in [] if report.aborted else support_profile(report):

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from gostop_conformance.harness._compare import card_difference
 from gostop_conformance.harness._saved import SavedRun
+from gostop_conformance.spec import clauses
 
 Json = dict[str, Any]
 
@@ -53,8 +55,25 @@ def group(runs: Sequence[SavedRun]) -> list[EngineRuns]:
 
 
 def _engine_name(run: SavedRun) -> str:
+    """What the report calls the engine: the run's `--label`, else the name its hello gives (the
+    versions of one engine are then its runs side by side), else its command."""
     engine = run.header.get("engine") or {}
-    return str(run.header.get("engine_label") or engine.get("name") or run.path.parent.name)
+    return str(run.header.get("label") or engine.get("name") or run.header.get("engine_label") or run.path.parent.name)
+
+
+def badge_names(engines: Sequence[EngineRuns]) -> dict[str, str]:
+    """Each engine's badge file: its name's slug, numbered when two names slug alike (two engines
+    never share a badge)."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for e in engines:
+        base = slug(e.name)
+        name, k = base, 2
+        while name in taken:
+            name, k = f"{base}-{k}", k + 1
+        taken.add(name)
+        out[e.name] = name
+    return out
 
 
 def _version(run: SavedRun) -> str:
@@ -98,7 +117,8 @@ def render(runs: Sequence[SavedRun], title: str = "Go-Stop engine compatibility"
     """The report page and its badges (file name -> SVG)."""
     engines = group(runs)
     esc = html.escape
-    badges = {f"{slug(e.name)}.svg": badge_svg("gostop-conformance", e.latest) for e in engines}
+    names = badge_names(engines)
+    badges = {f"{names[e.name]}.svg": badge_svg("gostop-conformance", e.latest) for e in engines}
     rulesets = sorted({str(r.get("ruleset")) for e in engines for r in e.latest.records})
     out = [
         "<!doctype html>",
@@ -117,17 +137,17 @@ def render(runs: Sequence[SavedRun], title: str = "Go-Stop engine compatibility"
         passed, failed, checked, unsupported = summary_numbers(run)
         verdict = f"{passed} pass, {failed} fail, {unsupported} unsupported"
         row = [
-            f'<td><a href="#{slug(e.name)}">{esc(e.name)}</a> <img alt="badge" src="badges/{slug(e.name)}.svg"></td>',
+            f'<td><a href="#{names[e.name]}">{esc(e.name)}</a> <img alt="badge" src="badges/{names[e.name]}.svg"></td>',
             f"<td>{esc(_version(run))}</td>",
             f'<td class="{_state(failed, checked)}">{esc(verdict)}</td>',
         ]
         for rid in rulesets:
             mine = [r for r in run.records if r.get("ruleset") == rid]
-            row.append(_cell(mine, f"{slug(e.name)}-{slug(rid)}"))
+            row.append(_cell(mine, f"{names[e.name]}-{slug(rid)}"))
         out.append("<tr>" + "".join(row) + "</tr>")
     out.append("</tbody></table></div>")
     for e in engines:
-        out += _engine_section(e, rulesets)
+        out += _engine_section(e, rulesets, names[e.name])
     out.append("</body></html>")
     return "\n".join(out) + "\n", badges
 
@@ -149,7 +169,7 @@ def _cell(records: Sequence[Json], anchor: str) -> str:
     return f'<td class="{_state(len(failed), len(checked))}" title="{len(records) - len(checked)} unsupported">{link}</td>'
 
 
-def _engine_section(e: EngineRuns, rulesets: Sequence[str]) -> list[str]:
+def _engine_section(e: EngineRuns, rulesets: Sequence[str], anchor: str) -> list[str]:
     esc = html.escape
     run = e.latest
     header = run.header
@@ -160,7 +180,7 @@ def _engine_section(e: EngineRuns, rulesets: Sequence[str]) -> list[str]:
     exceptions = sorted({k for c in support.get("rulesets") or [] if isinstance(c, dict) for k in c.get("options") or {}})
     areas = sorted({str(r.get("area")) for r in run.records})
     out = [
-        f'<h2 id="{slug(e.name)}">{esc(e.name)} {esc(_version(run))}</h2>',
+        f'<h2 id="{anchor}">{esc(e.name)} {esc(_version(run))}</h2>',
         f"<p>Declares: rulesets {esc(', '.join(claims) or 'none')}; {len(support.get('options') or {})} options; "
         f"features {esc(', '.join(support.get('features') or []) or 'none')}; positions {esc(str(support.get('positions', 'any')))}.</p>",
         *(
@@ -176,9 +196,10 @@ def _engine_section(e: EngineRuns, rulesets: Sequence[str]) -> list[str]:
         row = [f"<th>{esc(rid)}</th>"]
         for area in areas:
             mine = [r for r in run.records if r.get("ruleset") == rid and r.get("area") == area]
-            row.append(_cell(mine, f"{slug(e.name)}-{slug(rid)}"))
+            row.append(_cell(mine, f"{anchor}-{slug(rid)}"))
         out.append("<tr>" + "".join(row) + "</tr>")
     out.append("</tbody></table></div>")
+    out += _by_clause(run)
     if len(e.runs) > 1:
         out.append(
             '<h3>Runs</h3><table class="trend"><thead><tr><th>report</th><th>version</th><th>pass</th><th>fail</th>'
@@ -196,12 +217,12 @@ def _engine_section(e: EngineRuns, rulesets: Sequence[str]) -> list[str]:
         failures = [r for r in run.records if r.get("ruleset") == rid and r.get("outcome") in FAILED]
         if not failures:
             continue
-        out.append(f'<h3 id="{slug(e.name)}-{slug(rid)}">{esc(rid)}: {len(failures)} failing</h3><ul class="failures">')
+        out.append(f'<h3 id="{anchor}-{slug(rid)}">{esc(rid)}: {len(failures)} failing</h3><ul class="failures">')
         for r in failures:
             replay = ["gostop-conformance", "run", "--id", str(r.get("id"))]
             if command:
                 replay[2:2] = ["--engine", shlex.join([str(a) for a in command])]
-            clauses = ", ".join(str(c) for c in r.get("clauses") or [])
+            clauses = ", ".join(f"{c} ({_title(str(c))})" for c in r.get("clauses") or [])
             out.append(
                 f"<li><code>{esc(str(r.get('id')))}</code> <b>{esc(str(r.get('outcome')))}</b> [{esc(clauses)}]: "
                 f'{esc(_first_problem(r))}<br><code class="replay">{esc(shlex.join(replay))}</code></li>'
@@ -210,11 +231,45 @@ def _engine_section(e: EngineRuns, rulesets: Sequence[str]) -> list[str]:
     return out
 
 
+def _by_clause(run: SavedRun) -> list[str]:
+    """The failures of a run grouped by the clauses their scenarios cite, the most failed first."""
+    failed: Counter[str] = Counter()
+    checked: Counter[str] = Counter()
+    for r in run.records:
+        if r.get("outcome") in UNCHECKED:
+            continue
+        for clause in dict.fromkeys(str(c) for c in r.get("clauses") or []):
+            checked[clause] += 1
+            failed[clause] += r.get("outcome") in FAILED
+    rows = sorted(((c, n) for c, n in failed.items() if n), key=lambda item: (-item[1], item[0]))
+    if not rows:
+        return []
+    esc = html.escape
+    head = "<tr><th>clause</th><th>title</th><th>failed</th><th>of checked</th></tr>"
+    out = [f'<h3>Failures by clause</h3><table class="clauses"><thead>{head}</thead><tbody>']
+    out += [f"<tr><td>{esc(c)}</td><td>{esc(_title(c))}</td><td>{n}</td><td>{checked[c]}</td></tr>" for c, n in rows]
+    out.append("</tbody></table>")
+    return out
+
+
+def _title(clause: str) -> str:
+    found = clauses().get(clause)
+    return found.title if found is not None else ""
+
+
 def _first_problem(record: Json) -> str:
+    """Where the run first went wrong, as an author acts on it: where two event or action lists
+    part (the mismatch's note), card lists as missing and extra, else expected and got."""
     mismatches = [m for m in record.get("mismatches") or [] if m.get("binding", True)]
     if mismatches:
         m = mismatches[0]
-        text = f"{m.get('path')}: expected {json.dumps(m.get('expected'))}, got {json.dumps(m.get('actual'))}"
+        cards = card_difference(m.get("expected"), m.get("actual"))
+        if m.get("note") and str(m.get("path", "")).startswith(("events.", "legal.")):
+            text = f"{m.get('path')}: {m.get('note')}"
+        elif cards is not None:
+            text = f"{m.get('path')}: {cards}"
+        else:
+            text = f"{m.get('path')}: expected {json.dumps(m.get('expected'))}, got {json.dumps(m.get('actual'))}"
     else:
         text = str(record.get("error") or record.get("reason") or "")
     text = " ".join(text.split())
@@ -238,5 +293,7 @@ _CSS: Final = (
     "table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:center}"
     ".scroll{overflow-x:auto}.scroll th:first-child,.scroll td:first-child{position:sticky;left:0;background:#fff;text-align:left}"
     "td.ok{background:#dfd}td.bad{background:#fdd}td.none{color:#888}"
-    "ul.failures li{margin:.4rem 0}code.replay{font-size:.8em;color:#444}"
+    "ul.failures li{margin:.4rem 0}code.replay{font-size:.8em;color:#444;overflow-wrap:anywhere}"
+    "table.clauses td{text-align:left}"
+    ".scroll{max-width:100%}table.overview th,table.matrix th{font-size:.85em}"
 )

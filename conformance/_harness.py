@@ -132,6 +132,8 @@ class RunReport:
     #: why nothing ran when the engine failed its handshake (its stderr in `stderr`), else None
     aborted: str | None = None
     stderr: str = ""
+    #: the name the reports give the engine (`run --label`); by default its hello's name
+    name: str | None = None
 
     def checked(self) -> int:
         """Scenarios that ran against the engine (whatever their outcome)."""
@@ -189,6 +191,7 @@ class RunReport:
             "protocol": PROTOCOL_VERSION,
             "engine": self.hello.get("engine", {}),
             "engine_label": self.engine_label,
+            **({"label": self.name} if self.name else {}),
             "engine_command": self.engine_command,
             "engine_protocol": self.hello.get("protocol"),
             "support": {

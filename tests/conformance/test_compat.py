@@ -33,15 +33,17 @@ def runs(tmp_path: Path) -> list[Path]:
 
 def test_the_report_shows_each_engine_with_its_failures_and_a_badge(runs: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "compat"
-    # the fakes all answer hello as gostop-reference: tell them apart by their label
+    # the fakes all answer hello as gostop-reference: tell them apart by their label (run --label)
     for path, label in zip(runs, ("reference", "wrong-rule <b>", "liar"), strict=True):
         lines = path.read_text().splitlines()
-        header = json.loads(lines[0]) | {"engine_label": label}
+        header = json.loads(lines[0]) | {"label": label}
         path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     assert main(["report", *map(str, runs), str(runs[2]), "--out", str(out)]) == 0
     page = (out / "index.html").read_text()
     assert "wrong-rule &lt;b&gt;" in page and "<b>" not in page.split("wrong-rule", 1)[1].split("</a>", 1)[0]
-    assert "harness-jjok" in page and "R-JJOK" in page and "gostop-conformance run --engine" in page
+    assert "harness-jjok" in page and "R-JJOK (Jjok (kiss))" in page and "gostop-conformance run --engine" in page
+    assert "<h3>Failures by clause</h3>" in page and "<td>R-JJOK</td><td>Jjok (kiss)</td><td>1</td>" in page
+    assert "captured[0]: 3 cards expected, 2 reported; missing m04-junk-1" in page  # card lists as missing and extra
     assert "<h3>Runs</h3>" in page  # the liar given twice: its runs side by side
     badges = sorted(p.name for p in (out / "badges").iterdir())
     assert badges == ["liar.svg", "reference.svg", "wrong-rule-b.svg"]
@@ -59,3 +61,42 @@ def test_a_file_that_is_not_a_report_names_its_line(tmp_path: Path, capsys: pyte
     path.write_text('{"record": "header"}\nnot json\n')
     assert main(["report", str(path), "--out", str(tmp_path / "c")]) == 2
     assert f"{path}:2: not JSON" in capsys.readouterr().err
+
+
+def test_engines_are_named_by_their_hello_unless_labelled_and_never_share_a_badge(runs: list[Path], tmp_path: Path) -> None:
+    """Without --label an engine is its hello's name (runs of one engine side by side), not its
+    command; two names that slug alike get two badges."""
+    for path, name in zip(runs, ("My Engine", "my-engine", "liar"), strict=True):
+        lines = path.read_text().splitlines()
+        header = json.loads(lines[0])
+        header["engine"] = {**header["engine"], "name": name}
+        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    out = tmp_path / "compat"
+    assert main(["report", *map(str, runs), "--out", str(out)]) == 0
+    assert sorted(p.name for p in (out / "badges").iterdir()) == ["liar.svg", "my-engine-2.svg", "my-engine.svg"]
+    page = (out / "index.html").read_text()
+    assert '<a href="#my-engine">My Engine</a>' in page and '<a href="#my-engine-2">my-engine</a>' in page
+    assert sys.executable not in page.split('<table class="overview">', 1)[1].split("</table>", 1)[0]
+
+
+def test_run_label_names_the_engine_in_the_reports(tmp_path: Path) -> None:
+    folder = tmp_path / "scenarios" / "harness"
+    folder.mkdir(parents=True)
+    (folder / "h.yaml").write_text(CORPUS, encoding="utf-8")
+    engine = f"{sys.executable} -m gostop_conformance.reference --stdio"
+    main(
+        [
+            "run",
+            "-q",
+            "--scenarios",
+            str(tmp_path / "scenarios"),
+            "--engine",
+            engine,
+            "--label",
+            "nightly",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ]
+    )
+    header = json.loads((tmp_path / "r" / "report.jsonl").read_text().splitlines()[0])
+    assert header["label"] == "nightly" and header["engine"]["name"] == "gostop-reference"

@@ -703,6 +703,8 @@ def test_the_compatibility_report_shows_the_reference_and_its_mutants(browser: D
           links: [...r.querySelectorAll('td a[href^="#"]')].map(a => a.getAttribute('href').slice(1))}))"""
     )
     assert len(rows) == 1 + len(EXAMPLE_MUTANTS) >= 3
+    # the report's grids stay within the page at 1280 px: the widest scrolls inside its own frame
+    assert browser.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the report is wider than the page"
     assert rows[0]["engine"] == "gostop-reference --stdio" and rows[0]["verdict"] == "ok"
     for row, mutant in zip(rows[1:], EXAMPLE_MUTANTS, strict=True):
         assert row["engine"] == f"gostop-mutant {mutant}" and row["verdict"] == "bad", row

@@ -71,7 +71,7 @@ def run_reports() -> dict[str, str]:
         procs = []
         for ex in examples():
             out = root / _slug(ex.label)
-            command = [*cli, "run", "--engine", ex.label, "--quiet", "--report-dir", str(out)]
+            command = [*cli, "run", "--engine", ex.label, "--label", ex.label, "--quiet", "--report-dir", str(out)]
             procs.append((ex, out, subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
         reports = []
         for ex, out, proc in procs:
