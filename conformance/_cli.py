@@ -705,6 +705,7 @@ def _profile(args: argparse.Namespace) -> int:
     declared = profiles.declaration(found, [args.base] if args.base else known or [base], hello)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "profile.json").write_text(json.dumps(declared, indent=2) + "\n", encoding="utf-8")
+    (args.out / "findings.json").write_text(json.dumps(profiles.findings(found), indent=2) + "\n", encoding="utf-8")
     detail = [
         "| option | the engine plays | evidence | conclusive | unexplained | differ elsewhere first | inconclusive |",
         "| --- | --- | --- | --- | --- | --- | --- |",
@@ -715,7 +716,7 @@ def _profile(args: argparse.Namespace) -> int:
     (args.out / "profile.md").write_text(
         "\n".join([f"## Profile against {base}", "", "```text", *lines, "```", "", *detail]) + "\n", encoding="utf-8"
     )
-    print(f"wrote {args.out}/profile.json (a hello declaration for what was found) and {args.out}/profile.md")
+    print(f"wrote {args.out}/profile.json (a hello declaration for what was found), {args.out}/profile.md and {args.out}/findings.json")
     return EXIT_OK
 
 

@@ -95,6 +95,9 @@ class OptionProfile:
     #: conclusive plays disagree beyond what the player count explains: `values` is the
     #: majority's, reported with its evidence and not declared
     inconsistent: bool = False
+    #: the player counts of the conclusive plays: a value found only with two players says nothing
+    #: of three (go_threshold is 7 with two, 3 with three)
+    players: tuple[int, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -116,8 +119,8 @@ class OptionProfile:
 
     @property
     def declarable(self) -> bool:
-        """Whether the finding may go into a declaration: decided, consistent, and not a lead."""
-        return self.values is not None and not self.weak and not self.inconsistent
+        """Whether the finding may go into a declaration: a value found, consistently, by more than one play."""
+        return bool(self.values) and not self.weak and not self.inconsistent
 
     @property
     def confidence(self) -> str:
@@ -421,6 +424,7 @@ def _decide(found: OptionProfile, conclusive: Sequence[tuple[int, set[str]]], va
     no value has a majority."""
     order = list(values_of)
     counts = sorted({n for n, _ in conclusive})
+    found.players = tuple(counts)
     per_count = {n: _majority([fits for m, fits in conclusive if m == n], order) for n in counts}
     if len(counts) > 1 and all(per_count[n][1] == sum(m == n for m, _ in conclusive) for n in counts):
         winners = {n: set(per_count[n][0]) for n in counts}
@@ -560,10 +564,12 @@ def declaration(found: Sequence[OptionProfile], bases: Sequence[str] | str, hell
                 exceptions[p.option] = "all"
             elif p.inconsistent:
                 exceptions[p.option] = "unsupported"
-            else:
+            elif p.by_players or own["players"] in p.players:
                 values = p.by_players.get(own["players"]) if p.by_players else p.values
                 if values is not None and own[p.option] not in values:
                     exceptions[p.option] = list(values)
+            elif p.option in _claimed(hello, base):
+                exceptions[p.option] = _claimed(hello, base)[p.option]  # found with another player count only
         claims.append({"id": base, "options": dict(sorted(exceptions.items()))} if exceptions else base)
     out: Json = {"rulesets": claims}
     for key in ("options", "features", "positions"):
@@ -578,6 +584,33 @@ def _claimed(hello: Json | None, base: str) -> Json:
         if isinstance(claim, dict) and claim.get("id") == base and isinstance(claim.get("options"), dict):
             return dict(claim["options"])
     return {}
+
+
+def findings(found: Sequence[OptionProfile]) -> list[Json]:
+    """The profile as data (`profile` writes it as findings.json): per option the verdict, the
+    values found (per player count where the counts part), whether it may be declared, and the
+    plays behind it."""
+    out: list[Json] = []
+    for p in found:
+        out.append(
+            {
+                "option": p.option,
+                "verdict": p.verdict,
+                "values": None if p.values is None else list(p.values),
+                "by_players": {str(n): list(v) for n, v in sorted(p.by_players.items())},
+                "players": list(p.players),
+                "follows": p.follows,
+                "declarable": p.declarable or p.follows,
+                "inconsistent": p.inconsistent,
+                "weak": p.weak,
+                "plays": p.plays,
+                "conclusive": list(p.scenarios),
+                "unexplained": list(p.unexplained),
+                "elsewhere": list(p.elsewhere),
+                "inconclusive": list(p.inconclusive),
+            }
+        )
+    return out
 
 
 def table(found: Sequence[OptionProfile], base: str) -> list[str]:

@@ -8,6 +8,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,35 @@ def test_a_malformed_entry_names_the_field(tmp_path: Path) -> None:
     path.write_text("- {scenarios: [x], class: bug, why: w, evidence: e}\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"deviations.yaml\[0\].class: expected one of engine, house-rule"):
         verdict.load_deviations(path)
+
+
+def test_a_confident_profile_finding_the_declaration_contradicts_is_a_problem() -> None:
+    """The profile is checked against the adapter's declaration, for the player counts it played;
+    inconsistent findings and leads are counted, not checked."""
+    hello = {"rulesets": [{"id": "matgo-2p", "options": {"meong_mode": ["off"]}}, "standard-3p"]}
+
+    def finding(option: str, values: list[Any], players: list[int], **extra: Any) -> dict[str, Any]:
+        return {
+            "option": option,
+            "verdict": " or ".join(map(str, values)),
+            "values": values,
+            "by_players": {},
+            "players": players,
+            "follows": False,
+            "declarable": True,
+            "inconsistent": False,
+            "conclusive": ["a", "b"],
+        } | extra
+
+    found = [
+        finding("meong_mode", ["off"], [2]),
+        finding("go_threshold", [7], [2]),  # played with two players only: says nothing of standard-3p's 3
+        finding("jjok_steal", [2], [2, 3]),
+        finding("pi_bak", [True], [2], declarable=False, inconsistent=True),
+    ]
+    text, problems = verdict.profile_section(found, hello)
+    assert problems == [
+        "jjok_steal: the profile says 2 with 2 players, the adapter declares 1",
+        "jjok_steal: the profile says 2 with 3 players, the adapter declares 1",
+    ]
+    assert "3 options found with confidence, 1 inconsistent" in text and "| `meong_mode` | off | 2 | 2 players: off | yes |" in text
