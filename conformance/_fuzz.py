@@ -45,6 +45,9 @@ Json = dict[str, Any]
 FLIPPABLE: Final = ("bool", "enum")
 #: options that change the deck or the deal's shape: a case takes them from the configuration only
 NOT_FUZZED: Final = frozenset({"scoring_system", "players", "deal_layout", "deal_packet_order", "first_dealer", "bonus_cards"})
+#: divergences of a class whose first rests on an undeclared value that are tried as well: one of
+#: them may be within the declaration, and then the class is a divergence after all
+OUTSIDE_RETRIES: Final = 3
 #: a guided decision is random this often anyway, so that common paths are not starved
 EXPLORE: Final = 0.25
 #: whether the run compares the event log too (`fuzz --event-log`); scenarios hold it against an
@@ -154,6 +157,11 @@ class Divergence:
             return ("rejection", _code(self.expected), _code(self.actual))
         if self.category.startswith("engine error"):
             return (self.category,)
+        if self.category in ("state.decision", "state.to_act"):
+            # who decides what: the decision each engine asks for, not every clause the action cited
+            return (self.category, f"{self.expected} -> {self.actual}")
+        if self.category == "scores" or self.category.startswith("settlement"):
+            return (self.category,)  # a settlement cites all its rules: the amounts that differ say more
         return (self.category, *sorted(self.clauses))
 
 
@@ -628,6 +636,8 @@ class Found:
     outside: str | None = None
     #: shrunk and written (False for a class found after `max_divergences` classes: counted only)
     established: bool = True
+    #: later divergences of a class outside the declaration tried again (OUTSIDE_RETRIES at most)
+    retries: int = 0
 
 
 @dataclass
@@ -783,7 +793,19 @@ class _Classes:
     def add(self, case_seed: int, div: Divergence) -> None:
         report = self.report
         key = div.signature
-        known = report.found.get(key) or report.outside.get(key)
+        outside = report.outside.get(key)
+        if outside is not None and outside.retries < OUTSIDE_RETRIES and len(report.found) < self.max_divergences:
+            # a class is what differs, and one divergence of it may rest on what the engine does not
+            # declare while another does not: a few more are tried before the class is set aside
+            outside.retries += 1
+            trial = Found(case_seed, div)
+            self._establish(trial)
+            if trial.outside is None:  # the class is a divergence; its earlier rounds count with it
+                trial.count += outside.count
+                report.found[key] = trial
+                del report.outside[key]
+                return
+        known = report.found.get(key) or outside
         if known is not None:
             known.count += 1
             return

@@ -249,6 +249,10 @@ def test_a_class_is_what_differs_not_the_clauses_alone() -> None:
     assert steal.signature == ("state.captured", "R-JJOK", "R-STEAL")
     refused = Divergence(case, 1, "rejection", {"code": "card_not_in_hand"}, {"code": "wrong_decision"}, [], "rejection")
     assert refused.signature == ("rejection", "card_not_in_hand", "wrong_decision")
+    go_offered = Divergence(case, 5, "after action 6: state.decision", "go_stop", "turn", ["R-GO-WHEN", "R-JJOK"], "state.decision")
+    assert go_offered.signature == ("state.decision", "go_stop -> turn")  # not one class per set of clauses cited
+    settled = Divergence(case, 9, "settlement", {}, {}, ["R-SETTLE", "R-PI-BAK"], "settlement.net")
+    assert settled.signature == ("settlement.net",)
 
 
 @needs_interpreted
@@ -296,3 +300,21 @@ def _load_one(path: Path, tmp: Path) -> list[Any]:
     folder.mkdir(parents=True)
     (folder / path.name).write_bytes(path.read_bytes())
     return load_corpus(folder.parent)
+
+
+def test_a_class_set_aside_as_outside_the_declaration_is_tried_again() -> None:
+    """One divergence of a class may rest on an undeclared value while the next does not: the
+    class is tried again (OUTSIDE_RETRIES times) and, once one of its divergences reproduces within
+    the declaration, it is a divergence, with every round of it counted."""
+    from gostop_conformance.harness._fuzz import Case, Divergence, FuzzReport, _Classes
+
+    verdicts = iter([Verification(False, outside="needs x"), Verification(False, outside="needs x"), Verification(True)])
+    report = FuzzReport()
+    classes = _Classes(report, ReferenceEngine(), JsonEngine(), [], 20, False, lambda text: next(verdicts), "e")
+    deal = seeded_deal(load_ruleset("matgo-2p").options, SplitMix64(1), dealer=0).to_json()
+    for seed in range(3):
+        classes.add(
+            seed, Divergence(Case("matgo-2p", deal, []), -1, "after the deal: state.decision", "turn", "none", [], "state.decision")
+        )
+    [found] = report.found.values()
+    assert not report.outside and found.seed == 2 and found.count == 3 and found.reproduced
