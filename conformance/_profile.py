@@ -98,6 +98,9 @@ class OptionProfile:
     #: the player counts of the conclusive plays: a value found only with two players says nothing
     #: of three (go_threshold is 7 with two, 3 with three)
     players: tuple[int, ...] = ()
+    #: per player count, the values most of its conclusive plays fit (what an inconsistent finding
+    #: is checked against a declaration by)
+    majority: dict[int, tuple[Any, ...]] = field(default_factory=dict)
 
     @property
     def verdict(self) -> str:
@@ -426,6 +429,7 @@ def _decide(found: OptionProfile, conclusive: Sequence[tuple[int, set[str]]], va
     counts = sorted({n for n, _ in conclusive})
     found.players = tuple(counts)
     per_count = {n: _majority([fits for m, fits in conclusive if m == n], order) for n in counts}
+    found.majority = {n: tuple(values_of[k] for k in winners) for n, (winners, _) in per_count.items()}
     if len(counts) > 1 and all(per_count[n][1] == sum(m == n for m, _ in conclusive) for n in counts):
         winners = {n: set(per_count[n][0]) for n in counts}
         if not set.intersection(*winners.values()):
@@ -549,8 +553,9 @@ def _engine_run(engine: Engine, sc: Scenario) -> list[tuple[str, Json, Json]] | 
 def declaration(found: Sequence[OptionProfile], bases: Sequence[str] | str, hello: Json | None = None) -> Json:
     """A hello declaration for what was found: each of `bases` (the rulesets the engine claims, one
     per player count it plays) except for every option decided to other values than that base's,
-    per player count where the counts part. An option the evidence leaves inconsistent is declared
-    unsupported. What playing cannot find is kept from the engine's own `hello`: its declaration of
+    per player count where the counts part. An option the evidence leaves inconsistent keeps the
+    engine's own declaration where most plays agree with it, and is declared unsupported where they
+    do not (or there is no hello). What playing cannot find is kept from the engine's own `hello`: its declaration of
     the deck and the deal's shape, of a match's length, of the options the profile leaves
     undecided, finds only weakly, or that no modelled value fits (a lead to read, which may be
     another option's bug); its features and positions."""
@@ -562,8 +567,18 @@ def declaration(found: Sequence[OptionProfile], bases: Sequence[str] | str, hell
         for p in decided.values():
             if p.follows:
                 exceptions[p.option] = "all"
-            elif p.inconsistent:
-                exceptions[p.option] = "unsupported"
+            elif p.inconsistent and (own["players"] in p.players):
+                # the evidence cannot confirm a value: the engine's own declaration stands where most
+                # plays agree with it, and is doubted (unsupported) where they do not
+                mine = _claimed(hello, base)
+                claimed = mine.get(p.option, [own[p.option]])
+                likely = p.majority.get(own["players"], p.values or ())
+                agrees = claimed == "all" or (isinstance(claimed, list) and any(_same(v, c) for v in likely for c in claimed))
+                if hello and agrees:
+                    if p.option in mine:
+                        exceptions[p.option] = mine[p.option]
+                else:
+                    exceptions[p.option] = "unsupported"
             elif p.by_players or own["players"] in p.players:
                 values = p.by_players.get(own["players"]) if p.by_players else p.values
                 if values is not None and own[p.option] not in values:
@@ -576,6 +591,13 @@ def declaration(found: Sequence[OptionProfile], bases: Sequence[str] | str, hell
         if hello and key in hello and (key != "options" or hello[key]):
             out[key] = {k: v for k, v in hello[key].items() if k not in decided} if key == "options" else hello[key]
     return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two option values alike, a set-valued option's members in any order."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return sorted(map(str, a)) == sorted(map(str, b))
+    return bool(a == b)
 
 
 def _claimed(hello: Json | None, base: str) -> Json:
