@@ -17,9 +17,9 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from gostop_conformance.harness import _compat as compat
 from gostop_conformance.harness import _dependencies as dependencies
@@ -693,7 +693,10 @@ def _profile(args: argparse.Namespace) -> int:
         known = [str(c) for c in claimed if c in ruleset_ids()]
         base = args.base or ("matgo-2p" if "matgo-2p" in known or not known else known[0])
         spawn = StdioSpawn(argv, {"message_timeout": timeout}) if jobs > 1 else None
-        found = profiles.profile(engine, corpus, dependencies.load(root), args.option, base=base, jobs=jobs, spawn=spawn)
+        stored = dependencies.load(root)
+        found = profiles.profile(
+            engine, corpus, stored, args.option, base=base, jobs=jobs, spawn=spawn, undeclared=_undeclared(hello, corpus, stored)
+        )
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL
@@ -718,6 +721,20 @@ def _profile(args: argparse.Namespace) -> int:
     )
     print(f"wrote {args.out}/profile.json (a hello declaration for what was found), {args.out}/profile.md and {args.out}/findings.json")
     return EXIT_OK
+
+
+def _undeclared(hello: dict[str, Any], corpus: Sequence[Any], stored: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """Per scenario, the options the engine's hello leaves unsupported or unknown where it runs
+    (nothing for a hello whose declaration is not valid: the profile is how to find one)."""
+    try:
+        verdicts = Verdicts(parse(hello), stored)
+    except DeclarationError:
+        return {}
+    out: dict[str, frozenset[str]] = {}
+    for sc in corpus:
+        v = verdicts.of(sc)
+        out[sc.id] = v.scenario.unjudged if v.scenario is not None else frozenset(n.option for n in v.needs if n.declared is None)
+    return out
 
 
 def _reproduces(text: str, engine: StdioEngine, verdicts: Verdicts) -> Verification:

@@ -225,9 +225,14 @@ def profile(
     rounds: int = TARGETED_ROUNDS,
     jobs: int = 1,
     spawn: Callable[[], Engine] | None = None,
+    undeclared: Mapping[str, frozenset[str]] | None = None,
 ) -> list[OptionProfile]:
     """The profile of every option (or of `options`): from the scenarios that depend on it, and,
     for an option they leave undecided, from `rounds` targeted random rounds of `base`.
+
+    `undeclared` gives, per scenario, the options the engine's own hello leaves unsupported or
+    unknown for it: a scenario that depends on one of them besides the option profiled is no
+    evidence for that option (the engine may play the other one anyhow), only inconclusive.
 
     With `jobs` > 1 the options are profiled by that many worker processes, each with an engine
     started by `spawn` (each plays the scenarios its options need; an engine plays a scenario the
@@ -237,7 +242,13 @@ def profile(
     names = list(options) or [o for o in registry if o not in STRUCTURAL and o not in HARNESS_ONLY]
     with contextlib.ExitStack() as stack:
         if jobs > 1 and spawn is not None:
-            shared = {"corpus": list(corpus), "dependencies": dict(dependencies), "base": base, "rounds": rounds}
+            shared = {
+                "corpus": list(corpus),
+                "dependencies": dict(dependencies),
+                "base": base,
+                "rounds": rounds,
+                "undeclared": dict(undeclared or {}),
+            }
             workers = stack.enter_context(_jobs.Workers(jobs, spawn, shared))
 
             def each(decided: Mapping[str, Any]) -> Iterator[OptionProfile]:
@@ -248,7 +259,7 @@ def profile(
             by_id = {sc.id: sc for sc in corpus}
 
             def each(decided: Mapping[str, Any]) -> Iterator[OptionProfile]:
-                return (_option(engine, name, by_id, dependencies, base, rounds, decided, engine_runs) for name in names)
+                return (_option(engine, name, by_id, dependencies, base, rounds, decided, engine_runs, undeclared or {}) for name in names)
 
         first = _pass(each({}), progress)
         # an engine with several house rules: a scenario another of them changes fits no value of this
@@ -307,7 +318,9 @@ def _option_task(worker: dict[str, Any], item: tuple[str, dict[str, Any]]) -> Op
     name, decided = item
     by_id = worker.setdefault("by_id", {sc.id: sc for sc in worker["corpus"]})
     runs = worker.setdefault("engine_runs", {})
-    return _option(worker["engine"], name, by_id, worker["dependencies"], worker["base"], worker["rounds"], decided, runs)
+    return _option(
+        worker["engine"], name, by_id, worker["dependencies"], worker["base"], worker["rounds"], decided, runs, worker["undeclared"]
+    )
 
 
 def _option(
@@ -319,10 +332,14 @@ def _option(
     rounds: int,
     decided: Mapping[str, Any],
     engine_runs: dict[str, list[tuple[str, Json, Json]] | None],
+    undeclared: Mapping[str, frozenset[str]] | None = None,
 ) -> OptionProfile:
     """The profile of one option, the values in `decided` taken for the others."""
     context = {k: v for k, v in decided.items() if k != name}
     candidates = [sid for sid, dep in dependencies.items() if sid in by_id and dep.depends_on(name)]
+    # a scenario that also depends on an option the engine does not declare is no evidence for this one
+    doubtful = [sid for sid in candidates if any(o != name and dependencies[sid].depends_on(o) for o in (undeclared or {}).get(sid, ()))]
+    candidates = [sid for sid in candidates if sid not in doubtful]
     candidates.sort(key=lambda sid: (len(dependencies[sid].passes[name]), len(dependencies[sid].passes), sid))
     candidates = _spread(candidates, lambda sid: show_value(by_id[sid].resolved_options[name]))
     items: list[_Evidence] = []
@@ -333,7 +350,7 @@ def _option(
         transcript = engine_runs[sid]
         if transcript:
             items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context), sc.rules.players))
-    found = _weigh(name, items, [sid for sid in candidates[:PER_OPTION] if not engine_runs.get(sid)])
+    found = _weigh(name, items, [sid for sid in candidates[:PER_OPTION] if not engine_runs.get(sid)] + doubtful[:PER_OPTION])
     if found.values is None and base is not None and rounds:
         found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
     return found

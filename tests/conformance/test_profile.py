@@ -234,3 +234,14 @@ def test_the_declaration_keeps_what_playing_cannot_find_from_the_engines_hello()
     assert declared["features"] == ["match"] and declared["positions"] == "reachable"
     found.inconsistent = True
     assert declaration([found], ["matgo-2p"], hello)["rulesets"][0]["options"]["meong_mode"] == "unsupported"
+
+
+def test_a_scenario_that_depends_on_an_undeclared_option_is_no_evidence() -> None:
+    """The engine's own hello leaves go_threshold unknown: a jjok_steal scenario that depends on it
+    too is set aside (inconclusive), since the engine may play that one anyhow."""
+    both = {sid for sid, d in STORED.items() if d.depends_on("jjok_steal") and d.depends_on("go_threshold")}
+    assert both, "no scenario depends on both: pick another pair"
+    undeclared = {sid: frozenset({"go_threshold"}) for sid in STORED}
+    [found] = profile(Forced("jjok_steal", 0), CORPUS, STORED, ["jjok_steal"], undeclared=undeclared)
+    assert not (set(found.scenarios) | set(found.unexplained)) & both
+    assert set(found.inconclusive) & both
