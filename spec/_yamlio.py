@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,12 @@ _LOADER: Final[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 EXPANSION_LIMIT: Final = 2_000_000
 #: bytes of one YAML file
 SIZE_LIMIT: Final = 20 << 20
+#: digits of an integer: a count, a seed or an option value never needs more (Python would spend
+#: seconds parsing a 5,000-digit one, and JSON engines cannot read it)
+INT_DIGITS: Final = 30
+#: the tags a value may resolve to: what JSON can say (and YAML's merge key)
+_JSON_TAGS: Final = frozenset(f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map", "merge"))
+_SCALAR_NAMES: Final = {"tag:yaml.org,2002:int": "an integer", "tag:yaml.org,2002:bool": "true or false", "tag:yaml.org,2002:null": "null"}
 
 
 def load_yaml_text(text: str, path: str) -> Located:
@@ -106,22 +113,38 @@ def load_yaml_text(text: str, path: str) -> Located:
 
 
 def _check_tree(root: yaml.Node, path: str) -> None:
-    """Refuse a mapping that repeats a key (YAML would keep the last one silently) and a document
-    whose aliases expand beyond EXPANSION_LIMIT values, without expanding anything: each node's
-    expanded size is computed once (aliases share their node)."""
+    """Refuse, before anything is built: a mapping that repeats a key (YAML would keep the last
+    one silently), a key that is not a string, a value JSON cannot hold (`!!binary`, `!!set`,
+    `!!timestamp`, any other tag), an integer of more than INT_DIGITS digits, an alias that refers
+    to a node containing it (a cycle, which would loop), and a document whose aliases expand beyond
+    EXPANSION_LIMIT values. Nothing is expanded: each node's expanded size is computed once
+    (aliases share their node)."""
     size: dict[int, int] = {}
+    open_: set[int] = set()  # the nodes whose children are being sized: meeting one again is a cycle
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         if id(node) in size:
             continue
+        if not children_done and id(node) in open_:
+            raise InputError(f"{path}:{node.start_mark.line + 1}", "an alias refers to a node that contains it (a cycle)")
         kids: list[yaml.Node] = []
         if isinstance(node, yaml.MappingNode):
             kids = [n for pair in node.value for n in pair]
         elif isinstance(node, yaml.SequenceNode):
             kids = list(node.value)
         if not children_done:
+            _check_value(node, path)
+            open_.add(id(node))
             if isinstance(node, yaml.MappingNode):
+                for key, _ in node.value:
+                    if isinstance(key, yaml.ScalarNode) and key.tag in _SCALAR_NAMES:
+                        raise InputError(
+                            f"{path}:{key.start_mark.line + 1}",
+                            f"key {key.value!r} is {_SCALAR_NAMES[key.tag]}: keys are strings (quote it)",
+                        )
+                    if not isinstance(key, yaml.ScalarNode):
+                        raise InputError(f"{path}:{key.start_mark.line + 1}", "a key is a list or a mapping: keys are strings")
                 seen: dict[str, int] = {}
                 for key, _ in node.value:
                     if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
@@ -134,6 +157,7 @@ def _check_tree(root: yaml.Node, path: str) -> None:
             stack.append((node, True))
             stack.extend((kid, False) for kid in kids if id(kid) not in size)
             continue
+        open_.discard(id(node))
         total = 1 + sum(size[id(kid)] for kid in kids)
         if total > EXPANSION_LIMIT:
             raise InputError(
@@ -142,9 +166,26 @@ def _check_tree(root: yaml.Node, path: str) -> None:
         size[id(node)] = total
 
 
+def _check_value(node: yaml.Node, path: str) -> None:
+    if node.tag not in _JSON_TAGS:
+        shown = node.tag.removeprefix("tag:yaml.org,2002:")
+        raise InputError(f"{path}:{node.start_mark.line + 1}", f"a {shown} value (tag {node.tag}): expected what JSON can say (quote it)")
+    if node.tag == "tag:yaml.org,2002:int" and isinstance(node.value, str):
+        digits = sum(c.isdigit() for c in node.value)
+        if digits > INT_DIGITS:
+            raise InputError(f"{path}:{node.start_mark.line + 1}", f"an integer of {digits} digits: at most {INT_DIGITS} are read")
+
+
 def load_yaml(path: Path, display: str | None = None) -> Located:
+    """A YAML file read whole, if it is a regular file of at most SIZE_LIMIT bytes: a FIFO would
+    hang the read, a device (a link to /dev/zero) never end."""
     name = display or str(path)
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(name, "not a regular file (a directory, FIFO or device): expected a YAML file")
+        if info.st_size > SIZE_LIMIT:
+            raise InputError(name, f"the file holds {info.st_size} bytes; more than {SIZE_LIMIT} is refused")
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(name, f"cannot read file: {exc.strerror}") from None

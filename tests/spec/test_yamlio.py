@@ -43,3 +43,45 @@ def test_a_huge_file_and_a_huge_message_are_bounded(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe not utf-8")
     with pytest.raises(InputError, match="not UTF-8"):
         load_yaml(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("x: &a [*a]\n", r"h.yaml:1: an alias refers to a node that contains it \(a cycle\)"),
+        ("a: &m {k: *m}\n", r"h.yaml:1: an alias refers to a node that contains it \(a cycle\)"),
+        ("x: !!binary aGVsbG8=\n", r"h.yaml:1: a binary value \(tag tag:yaml.org,2002:binary\)"),
+        ("x: !!set {a: null}\n", r"h.yaml:1: a set value"),
+        ("ok: 1\nwhen: 2026-12-07\n", r"h.yaml:2: a timestamp value"),
+        ("x: !custom 3\n", r"h.yaml:1: a !custom value"),
+        ("1: a\n", r"h.yaml:1: key '1' is an integer: keys are strings \(quote it\)"),
+        ("true: a\n", r"h.yaml:1: key 'true' is true or false"),
+        ("? [a]\n: b\n", r"h.yaml:1: a key is a list or a mapping"),
+        ("seed: " + "9" * 5000 + "\n", r"h.yaml:1: an integer of 5000 digits: at most 30 are read"),
+    ],
+)
+def test_what_json_cannot_say_is_refused_with_its_line(text: str, expected: str) -> None:
+    """Cycles, tagged values, non-string keys and huge integers: each a located InputError, never
+    a loop, a traceback or a value an engine cannot read."""
+    start = time.perf_counter()
+    with pytest.raises(InputError, match=expected):
+        load_yaml_text(text, "h.yaml")
+    assert time.perf_counter() - start < 5
+
+
+def test_only_regular_files_are_read(tmp_path: Path) -> None:
+    """A FIFO would hang the read and /dev/zero never end: refused before reading."""
+    import os
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="not a regular file"):
+        load_yaml(fifo)
+    zero = tmp_path / "zero.yaml"
+    zero.symlink_to("/dev/zero")
+    with pytest.raises(InputError, match="not a regular file"):
+        load_yaml(zero)
+    folder = tmp_path / "dir.yaml"
+    folder.mkdir()
+    with pytest.raises(InputError, match="not a regular file"):
+        load_yaml(folder)
