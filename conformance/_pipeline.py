@@ -70,6 +70,9 @@ class Pipeline:
         self.most_in_flight = 0  # the most requests ever unanswered at once
         self.plans_dropped = 0  # calls that left a plan (each costs the rest of its round the overlap)
         self.rounds_sent_ahead = 0  # rounds whose requests had started to go out before the round began
+        #: a failure met between requests (reading the replies a round no longer needs): it belongs
+        #: to the round being begun, and the next request raises it, never a silent restart
+        self.failure: EngineError | None = None
 
     def close(self) -> None:
         """End the process: nothing is in flight any more, and no round is in progress."""
@@ -91,8 +94,10 @@ class Pipeline:
             self._end()
             if requests:
                 self._begin(list(requests))
-        except EngineError:  # the caller has stopped listening: restart before the next game
+        except EngineError as exc:
             self.close()
+            if requests:  # the round being begun meets it at its first request
+                self.failure = exc
 
     def expect(self, rounds: Sequence[Sequence[tuple[str, Json]]]) -> None:
         """Rounds that will run, in this order, after those already planned or expected (each
@@ -110,6 +115,9 @@ class Pipeline:
     def request(self, cmd: str, payload: Json, timeout: float | None = None) -> Json:
         """The reply to `cmd` (sent now, or found in flight); an EngineError ends the process,
         since the replies in flight can no longer be matched to their requests."""
+        if self.failure is not None:
+            failure, self.failure = self.failure, None
+            raise failure
         flight = self._flight
         if flight and (not self._active or flight[0].cmd != cmd or flight[0].payload != payload):
             self._skip_to(cmd, payload)

@@ -151,5 +151,15 @@ class StderrBuffer:
 
     def text(self) -> str:
         with self.lock:
-            middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
-            return bytes(self.head).decode("utf-8", "replace") + middle + b"".join(self.tail).decode("utf-8", "replace")
+            return self._render()
+
+    def take(self) -> str:
+        """What the engine wrote since the last take (its first and last part), and forget it."""
+        with self.lock:
+            text = self._render()
+            self.head, self.tail, self.tail_size, self.dropped = bytearray(), deque(), 0, 0
+            return text
+
+    def _render(self) -> str:
+        middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
+        return bytes(self.head).decode("utf-8", "replace") + middle + b"".join(self.tail).decode("utf-8", "replace")

@@ -332,7 +332,7 @@ def transcript_lines(record: Record) -> list[Json]:
             to = "engine" if direction == ">" else "harness"
             try:
                 out.append({"to": to, "message": json.loads(line)})
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested past what a report can hold
                 out.append({"to": to, "line": line})
     elif record.result is not None:  # in process: the requests and replies as objects
         for kind, request, reply in record.result.transcript:

@@ -59,6 +59,20 @@ class StdioEngine:
     def alive(self) -> bool:
         return self.transport.alive()
 
+    def ready(self) -> None:
+        """Start the engine if the harness closed it; raise the crash if it died on its own since
+        its last reply was read (the requests of the scenario about to run may already have gone
+        out ahead): a death always belongs to a scenario, never to a silent restart."""
+        proc = self.transport.proc
+        if proc is not None and proc.poll() is not None:
+            code = proc.returncode
+            stderr = self.stderr
+            self.close()
+            self.transport.stderr = stderr  # the next scenario's start must not lose what it said
+            raise EngineError("crash", f"the engine exited (exit code {code}) after the last reply read, before this scenario's")
+        if proc is None:
+            self.start()
+
     def abort(self) -> None:
         """End the engine's process group at once, from any thread (an interrupted run)."""
         self.transport.abort()
@@ -133,8 +147,8 @@ class StdioEngine:
         return self.hello_reply if self.hello_reply is not None else self.start()
 
     def new_game(self, ruleset: Json, deal: Json) -> Json:
-        if not self.alive():
-            self.start()
+        if self.requests.failure is None:
+            self.ready()
         return self.requests.request("new_game", {"ruleset": ruleset, "deal": deal})
 
     def legal(self) -> Json:

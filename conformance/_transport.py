@@ -9,10 +9,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import select
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any, Final
 
 import orjson
@@ -27,6 +31,13 @@ TRANSCRIPT_LIMIT: Final = 20_000
 #: characters of one transcript line kept (its first and last half): a reproducer shows the shape of a
 #: huge reply, and a long run's memory stays flat however large the replies
 LINE_LIMIT: Final = 64 << 10
+#: how deep a reply may nest: the protocol's deepest message has a handful of levels, and a harness
+#: that walks a reply nested a thousand deep would exceed Python's recursion limit
+MAX_DEPTH: Final = 64
+#: a JSON string, its escapes included (written unrolled: one repeat of a character class per run of
+#: plain characters, so that a 2 MB string costs no backtracking state per character)
+_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS: Final = bytes(c for c in range(256) if c not in b"[]{}")
 
 
 class NoRoom(Exception):
@@ -63,7 +74,8 @@ class Transport:
         except OSError as exc:
             raise EngineError("crash", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         self.starts += 1
-        assert self.proc.stdout is not None and self.proc.stderr is not None
+        assert self.proc.stdout is not None and self.proc.stderr is not None and self.proc.stdin is not None
+        os.set_blocking(self.proc.stdin.fileno(), False)  # every write has a deadline (_write)
         proc = self.proc
         # a descendant that keeps the pipe open must not make a dead engine look like a slow one
         self.reader = LineReader(self.proc.stdout, self.max_line, alive=lambda: proc.poll() is None)
@@ -82,7 +94,7 @@ class Transport:
         waiting on it gets EOF and fails; close() still tidies up afterwards."""
         proc = self.proc
         if proc is not None:
-            _kill_group(proc.pid)
+            _kill_all(proc.pid)
 
     def close(self) -> None:
         """Say bye, then end the process and everything it started, whatever state it is in."""
@@ -90,6 +102,9 @@ class Transport:
         if proc is None:
             return
         self.proc = None
+        # the engine's descendants, found while it still runs (a helper that left its process
+        # group with setsid is still its child until the engine exits)
+        helpers = _descendants(proc.pid)
         if proc.poll() is None:
             try:
                 assert proc.stdin is not None
@@ -108,6 +123,9 @@ class Transport:
                 proc.kill()
                 proc.wait()
         _kill_group(proc.pid)  # whatever the engine started, nothing survives it
+        for pid in helpers:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -126,12 +144,35 @@ class Transport:
         if room is not None and len(data) > room:
             raise NoRoom
         self.seq = seq
-        try:
-            assert proc.stdin is not None
-            proc.stdin.write(data)  # unbuffered: one system call, nothing to flush
-        except (BrokenPipeError, OSError, ValueError):
-            raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self.exit_code()})") from None
+        assert proc.stdin is not None
+        self._write(proc.stdin.fileno(), data, cmd)
         return seq, data
+
+    def _write(self, fd: int, data: bytes, cmd: str) -> None:
+        """Write a whole request, waiting for room in the pipe at most the message timeout: an
+        engine that stops reading its input (it writes replies nobody asked for, or hangs) must
+        not hold the harness forever."""
+        view = memoryview(data)
+        deadline: float | None = None
+        while view:
+            try:
+                written = os.write(fd, view)  # usually the whole request in one system call
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, OSError, ValueError):
+                raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self.exit_code()})") from None
+            view = view[written:]
+            if not view:
+                return
+            if deadline is None:
+                deadline = time.monotonic() + self.message_timeout
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise EngineError(
+                    "timeout", f"the engine did not read its input: {cmd} could not be written within {self.message_timeout:g}s"
+                )
+            with contextlib.suppress(OSError, ValueError):
+                select.select([], [fd], [], remaining)
 
     def receive(self, cmd: str, seq: int, text: str, timeout: float | None) -> Json:
         """Read, decode and check the reply to request `seq` (`text`, the oldest unanswered).
@@ -159,6 +200,8 @@ class Transport:
             self.transcript.append(("<", item[:200].decode("utf-8", "replace")))
             raise EngineError("protocol", f"the reply to {cmd} is not UTF-8 (byte {exc.start})") from None
         self.transcript.append(("<", _clipped(line)))
+        if _depth(item) > MAX_DEPTH:
+            raise EngineError("protocol", f"the reply to {cmd} nests deeper than {MAX_DEPTH} levels")
         try:
             reply = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
@@ -166,7 +209,9 @@ class Transport:
         if not isinstance(reply, dict):
             raise EngineError("protocol", f"the reply to {cmd} is not a JSON object")
         if reply.get("seq") != seq:
-            raise EngineError("protocol", f"the reply to {cmd} carries seq {reply.get('seq')!r}, expected {seq}")
+            raise EngineError("protocol", f"the reply to {cmd} carries seq {_short(reply.get('seq'))}, expected {seq}")
+        if "error" in reply and reply["error"] is None:
+            del reply["error"]  # what Go and Java serializers write for no error: no error
         problem = reply_problem(cmd, reply)
         if problem is not None:
             raise EngineError("protocol", problem)
@@ -194,6 +239,20 @@ class Transport:
             return None
 
 
+def _depth(line: bytes) -> int:
+    """How deep a JSON text nests, its strings aside (a C-speed pass: the replies are scanned as
+    they come)."""
+    brackets = _STRING.sub(b"", line).translate(None, _NOT_BRACKETS)
+    if not brackets:
+        return 0
+    return max(accumulate(1 if b in b"[{" else -1 for b in brackets))
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 def _clipped(text: str) -> str:
     if len(text) <= LINE_LIMIT:
         return text
@@ -204,3 +263,37 @@ def _clipped(text: str) -> str:
 def _kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def _kill_all(pid: int) -> None:
+    """The engine's group and every descendant, whatever session it moved to."""
+    helpers = _descendants(pid)
+    _kill_group(pid)
+    for child in helpers:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(child, signal.SIGKILL)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid`, read from /proc (empty where there is none: not Linux)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))  # the field after the state is the parent
+    out: list[int] = []
+    todo = list(children.get(pid, ()))
+    while todo:
+        child = todo.pop()
+        out.append(child)
+        todo += children.get(child, ())
+    return out

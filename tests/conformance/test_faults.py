@@ -89,6 +89,11 @@ FAULTS = [
     ("bloat", 1, {"harness-trigger": "FAIL"}),
     ("orphan", 1, {"harness-trigger": "CRASH"}),
     ("stderr_flood", 0, {}),
+    ("segfault_once", 1, {"harness-trigger": "CRASH"}),
+    ("error_null", 0, {}),
+    ("deep_seq", 1, {"harness-trigger": "PROTOCOL"}),
+    ("deep_value", 1, {"harness-trigger": "PROTOCOL"}),
+    ("setsid_helper", 0, {}),
 ]
 
 
@@ -98,7 +103,7 @@ def test_a_fault_is_decided_in_bounded_time_and_memory_with_every_report(
 ) -> None:
     out = tmp_path / "r"
     marker = f"{FAKE} {mode}"
-    extra = [str(tmp_path / "grandchild.pid")] if mode == "orphan" else []
+    extra = [str(tmp_path / "grandchild.pid")] if mode in ("orphan", "setsid_helper", "segfault_once") else []
     engine = " ".join([sys.executable, str(FAKE), mode, *extra])
     args = ["run", "-q", "--scenarios", str(corpus_root), "--engine", engine, "--report-dir", str(out), "--timeout", "2"]
     proc, seconds, peak = harness([*args, "--startup-timeout", "3"], tmp_path)
@@ -117,6 +122,19 @@ def test_a_fault_is_decided_in_bounded_time_and_memory_with_every_report(
     while no_process_left(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not no_process_left(marker), f"an engine process survived the run of fault {mode}"
+    if mode in ("orphan", "setsid_helper"):  # what the engine started, in its group or a session of its own
+        helper = int((tmp_path / "grandchild.pid").read_text())
+        while _running(helper) and time.monotonic() < deadline + 5:
+            time.sleep(0.1)
+        assert not _running(helper), f"the engine's helper {helper} survived the run of fault {mode}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie is gone already, waiting for its parent to read its status
 
 
 #: (file name, text, what the error must say): inputs a user may get wrong; each is exit code 2

@@ -86,7 +86,31 @@ def main() -> int:
                 continue
             if mode == "one_rule_wrong":  # this engine never steals junk for a jjok
                 message["ruleset"]["options"]["jjok_steal"] = 0
+            if mode == "segfault_once" and triggered and not os.path.exists(sys.argv[2]):
+                # dies reading the trigger's new_game (sent ahead), once: a restart must not hide it
+                with open(sys.argv[2], "w") as marker:
+                    marker.write("crashed")
+                sys.stdout.flush()
+                os._exit(139)
+        if mode == "error_null" and cmd in ("legal", "score"):  # what Go and Java serializers print for no error
+            reply, _ = handle(engine, message)
+            print(json.dumps({**reply, "error": None}), flush=True)
+            continue
         if cmd == "act" and triggered:
+            if mode == "deep_seq":  # a seq nested a thousand deep
+                print('{"seq": ' + "[" * 1000 + "]" * 1000 + ', "events": [], "state": {}}', flush=True)
+                continue
+            if mode == "deep_value":  # a valid reply with an extra field nested a thousand deep
+                reply, _ = handle(engine, message)
+                text = json.dumps(reply)
+                print(text[:-1] + ', "extra": ' + "[" * 1000 + "]" * 1000 + "}", flush=True)
+                continue
+            if mode == "setsid_helper":  # a helper in a session of its own (its pid in argv[2]) outlives nothing
+                import subprocess
+
+                child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+                with open(sys.argv[2], "w") as pid_file:
+                    pid_file.write(str(child.pid))
             if mode == "crash_mid_game":
                 print("fake engine: segmentation fault (not really)", file=sys.stderr)
                 sys.stderr.flush()
