@@ -2,6 +2,6 @@
 
 import sys
 
-from gostop_conformance.harness._cli import main
+from gostop_conformance.harness._entry import main
 
 sys.exit(main())

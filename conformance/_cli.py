@@ -10,8 +10,6 @@ import argparse
 import json
 import math
 import os
-import shlex
-import shutil
 import signal
 import sys
 import threading
@@ -21,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from gostop_conformance.harness import _bounds as bounds
 from gostop_conformance.harness import _compat as compat
 from gostop_conformance.harness import _dependencies as dependencies
 from gostop_conformance.harness import _profile as profiles
@@ -37,14 +36,14 @@ from gostop_conformance.harness._fuzz import (
     fuzz_report_lines,
     write_scenarios,
 )
-from gostop_conformance.harness._harness import engine_factory, load_ledger, run
+from gostop_conformance.harness._harness import RunReport, engine_factory, load_ledger, run
 from gostop_conformance.harness._jobs import StdioSpawn
 from gostop_conformance.harness._lint import coverage, coverage_lines, coverage_markdown, lint, single_configurations
 from gostop_conformance.harness._live import LiveOutput
 from gostop_conformance.harness._mutation import kill_rate, report_lines, report_markdown, run_mutants
+from gostop_conformance.harness._outputs import REPORT_FILES, claimed_report_dir, writable_dir, writable_file
 from gostop_conformance.harness._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
 from gostop_conformance.harness._reporters import (
-    clean_report_dir,
     summary_lines,
     support_profile,
     write_jsonl,
@@ -53,7 +52,8 @@ from gostop_conformance.harness._reporters import (
     write_reproducers,
 )
 from gostop_conformance.harness._runner import PASS, run_scenario
-from gostop_conformance.harness._scenarios import default_root, load_corpus, select
+from gostop_conformance.harness._safetext import terminal_safe
+from gostop_conformance.harness._scenarios import check_selection, default_root, load_corpus, select, shard
 from gostop_conformance.harness._smoke import run_smoke
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.mutants import MUTANTS
@@ -66,6 +66,7 @@ from gostop_conformance.spec import (
     clauses,
     load_ruleset,
     option_registry,
+    parse_json,
     ruleset_ids,
     run_guarded,
 )
@@ -83,6 +84,7 @@ ENGINE_VARIABLE: Final = "GOSTOP_ENGINE"
 TIMEOUT_HELP = f"seconds to wait for each reply (default {DEFAULT_TIMEOUT:g})"
 STARTUP_HELP = f"seconds to wait for the hello reply (default {DEFAULT_STARTUP_TIMEOUT:g})"
 PIPELINE_HELP = f"requests sent before their replies are read (default {DEFAULT_PIPELINE}; 0: wait for each reply)"
+FORCE_JOBS_HELP = "allow --jobs above this machine's cores (an engine that mostly waits)"
 JOBS_HELP = "worker processes, each with an engine of its own (default 1; 0: every core); the report does not depend on it"
 
 
@@ -108,7 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     run_p.add_argument("--id", action="append", default=[], help="only this scenario id")
     run_p.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
     run_p.add_argument("--shard", default=None, help="K/N: run only the K-th of N equal shares (for CI matrices)")
-    run_p.add_argument("--jobs", type=int, default=1, help="parallel engine processes (default 1)")
+    run_p.add_argument("--jobs", type=int, default=1, help="parallel engine processes (default 1; 0: every core)")
+    run_p.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
     run_p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     run_p.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, help=STARTUP_HELP)
     run_p.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
@@ -142,6 +145,7 @@ def _parser() -> argparse.ArgumentParser:
     lint_p.add_argument("--scenarios", type=Path, default=None)
     lint_p.add_argument("--verbose", action="store_true", help="also list which scenario exercises each option value")
     lint_p.add_argument("--jobs", type=int, default=0, help="processes deriving the option dependencies again (default: every core)")
+    lint_p.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
     lint_p.add_argument(
         "--seeds", type=Path, default=None, help="folder of the seed texts the quotes of spec/traceability.yaml are checked in"
     )
@@ -150,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     dep.add_argument("--write", action="store_true", help="write <scenarios>/dependencies.yaml")
     dep.add_argument("--id", action="append", default=[], help="print the dependencies of this scenario (repeatable)")
     dep.add_argument("--jobs", type=int, default=0, help="processes (default: every core); the result does not depend on it")
+    dep.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
     cov = sub.add_parser("coverage", help="clause x ruleset x polarity: declared by scenarios against observed in the rule-hit trace")
     cov.add_argument("--scenarios", type=Path, default=None)
     cov.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
@@ -177,6 +182,7 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     fz.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
     fz.add_argument("--jobs", type=int, default=1, help=JOBS_HELP)
+    fz.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
     pf = sub.add_parser("perft", help="count a round's decision tree (spec/perft.yaml) and compare it with the published tables")
     pf.add_argument("--deal", type=Path, required=True, help="a perft table file (scenarios/perft/*.yaml)")
     pf.add_argument("--id", default=None, help="only this table of the file")
@@ -201,6 +207,7 @@ def _parser() -> argparse.ArgumentParser:
     prof.add_argument("--out", type=Path, default=Path("reports/profile"), help="where profile.json and profile.md go")
     prof.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     prof.add_argument("--jobs", type=int, default=1, help=JOBS_HELP)
+    prof.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
     rep = sub.add_parser("report", help="a static HTML compatibility report, and a badge per engine, from saved report.jsonl files")
     rep.add_argument("reports", type=Path, nargs="+", help="report.jsonl files: several engines, versions or runs")
     rep.add_argument("--out", type=Path, default=Path("compat"), help="folder for index.html and badges/ (default compat/)")
@@ -213,8 +220,16 @@ def _parser() -> argparse.ArgumentParser:
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    if getattr(args, "engine", "") is None and os.environ.get(ENGINE_VARIABLE):
+    args.engine_option = "--engine"
+    if getattr(args, "engine", "") is None and ENGINE_VARIABLE in os.environ:
+        # set but empty is a mistake to report (a CI secret that did not expand), never the default engine
         args.engine = os.environ[ENGINE_VARIABLE]
+        args.engine_option = f"${ENGINE_VARIABLE}"
+    # SIGTERM (a CI job cancelled) stops a command as Ctrl-C does: a run ends its engines, writes its
+    # reports and marks the rest NOT_RUN; any other command stops without a traceback
+    args.signals = []
+    main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: _interrupt(args.signals, signum)) if main_thread else None
     try:
         if args.command == "rulesets":
             for rid in ruleset_ids():
@@ -244,23 +259,20 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "profile":
             return _profile(args)
         if args.command == "report":
-            written = compat.write(args.out, [saved.read(path) for path in args.reports])
+            runs = [saved.read(path) for path in args.reports]
+            written = compat.write(writable_dir("--out", args.out), runs)
             print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
             return EXIT_OK
         return _run(args)
     except InputError as exc:
-        print(f"gostop-conformance: error: {exc}", file=sys.stderr)
+        print(f"gostop-conformance: error: {terminal_safe(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
-
-
-def _pipeline(depth: int) -> int:
-    if not 0 <= depth <= MAX_PIPELINE:
-        raise InputError("--pipeline", f"expected 0 to {MAX_PIPELINE} requests in flight, got {depth}")
-    return depth
-
-
-#: requests in flight at most (the bytes in flight are bounded anyway; more gains nothing)
-MAX_PIPELINE: Final = 4096
+    except KeyboardInterrupt:
+        print("gostop-conformance: interrupted", file=sys.stderr)
+        return 128 + (args.signals[0] if args.signals else signal.SIGINT)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _shard(spec: str | None) -> tuple[int, int] | None:
@@ -276,21 +288,33 @@ def _shard(spec: str | None) -> tuple[int, int] | None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.no_reports:
+        return _run_into(args, None)
+    # before anything else: an earlier run's green reports must not look current while this one
+    # loads the corpus, waits for a handshake or is killed
+    with claimed_report_dir("--report-dir", args.report_dir) as out:
+        return _run_into(args, out)
+
+
+def _run_into(args: argparse.Namespace, out: Path | None) -> int:
+    jobs = bounds.jobs(args.jobs, force=args.force_jobs, what="engine processes")
+    bounds.seconds("--timeout", args.timeout)
+    bounds.seconds("--startup-timeout", args.startup_timeout)
+    pipeline = bounds.pipeline(args.pipeline)
+    part = _shard(args.shard)
+    argv = (
+        bounds.engine_argv(args.engine, args.engine_option) if args.engine is not None else None
+    )  # "" is an empty command, not the default
     root = args.scenarios or default_root()
     corpus = load_corpus(root)
     if not corpus:
         raise InputError(str(root), "no scenario files here (YAML files with a `scenarios:` list)")
+    check_selection(corpus, ids=args.id, rulesets=args.ruleset, areas=args.area, clauses=args.clause, tags=args.tag)
     chosen = select(corpus, ids=args.id, rulesets=args.ruleset, areas=args.area, clauses=args.clause, tags=args.tag)
-    shard = _shard(args.shard)
-    if shard is not None:
-        chosen = [sc for i, sc in enumerate(chosen) if i % shard[1] == shard[0] - 1]
+    if part is not None:
+        chosen = shard(chosen, *part)
     if not chosen:
-        raise InputError("selection", "no scenario matches the selection")
-    if not 1 <= args.jobs <= MAX_JOBS:
-        raise InputError("--jobs", f"expected 1 to {MAX_JOBS} engine processes, got {args.jobs}")
-    _seconds("--timeout", args.timeout)
-    _seconds("--startup-timeout", args.startup_timeout)
-    argv = _engine_argv(args.engine) if args.engine is not None else None  # "" is an empty command, not the default
+        raise InputError("selection", "no scenario matches the selection (each filter is known, but together they leave nothing)")
     ledger = load_ledger(args.known_failures) if args.known_failures else {}
     min_checked = _min_checked(args.min_checked, len(chosen))
     label = args.engine or "gostop-reference (in process)"
@@ -302,18 +326,12 @@ def _run(args: argparse.Namespace) -> int:
         "tags": args.tag,
         "shard": args.shard,
     }
-    if not args.no_reports:
-        _prepare_report_dir(args.report_dir)
-    # SIGTERM (a CI job cancelled) stops the run as Ctrl-C does: engines ended, reports written, the rest NOT_RUN
-    signals: list[int] = []
-    main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: _interrupt(signals, signum)) if main_thread else None
     live = LiveOutput(len(chosen), args.quiet)  # each scenario's line as it finishes, and the progress
     try:
         report = run(
             chosen,
-            engine_factory(argv, args.timeout, args.startup_timeout, _pipeline(args.pipeline)),
-            jobs=args.jobs,
+            engine_factory(argv, args.timeout, args.startup_timeout, pipeline),
+            jobs=jobs,
             ledger=ledger,
             strict=args.strict,
             label=label,
@@ -326,94 +344,47 @@ def _run(args: argparse.Namespace) -> int:
             corpus_ids=[sc.id for sc in corpus],
         )
     except EngineError as exc:
-        print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {exc.message}", file=sys.stderr)
+        print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {terminal_safe(exc.message)}", file=sys.stderr)
         return EXIT_FAIL
     finally:
         live.close()
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
     report.name = args.label
     if report.aborted:
-        print(f"gostop-conformance: {report.aborted}", file=sys.stderr)
+        print(f"gostop-conformance: {terminal_safe(report.aborted)}", file=sys.stderr)
     for line in [] if report.aborted else support_profile(report):
         if not args.quiet:
             print(line)
-    if not args.no_reports:
-        out = args.report_dir
-        write_jsonl(report, out / "report.jsonl", timing=args.timing)
-        write_junit(report, out / "junit.xml", timing=args.timing)
-        write_markdown(report, out / "summary.md")
-        repro = write_reproducers(report, out / "repro", root)
-        print(
-            f"reports: {out}/report.jsonl, {out}/junit.xml, {out}/summary.md"
-            + (f", {len(repro)} reproducers in {out}/repro/" if repro else "")
-        )
+    lost = None if out is None else _write_reports(report, out, root, args.timing)
     for line in summary_lines(report):
         print(line)
+    if lost is not None:  # the verdict is printed above; a run whose reports are lost is never green
+        print(f"gostop-conformance: error: {lost}", file=sys.stderr)
     if not report.complete:  # interrupted: the shell's convention, 128 + the signal
-        return 128 + (signals[0] if signals else signal.SIGINT)
-    return EXIT_OK if report.ok() else EXIT_FAIL
+        return 128 + (args.signals[0] if args.signals else signal.SIGINT)
+    return EXIT_OK if report.ok() and lost is None else EXIT_FAIL
 
 
-#: engine processes one run may start (each is a whole engine; more would only exhaust the machine)
-MAX_JOBS: Final = 64
-#: the longest wait for one reply that makes sense (a day)
-MAX_SECONDS: Final = 86_400.0
-
-
-def _jobs_arg(jobs: int) -> int:
-    """--jobs of fuzz and profile: 0 is every core."""
-    if jobs == 0:
-        return os.cpu_count() or 1
-    if not 1 <= jobs <= MAX_JOBS:
-        raise InputError("--jobs", f"expected 0 (every core) or 1 to {MAX_JOBS} worker processes, got {jobs}")
-    return jobs
-
-
-def _seconds(option: str, value: float) -> float:
-    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
-        raise InputError(option, f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, got {value!r}")
-    return value
+def _write_reports(report: RunReport, out: Path, root: Path, timing: bool) -> str | None:
+    """Every report file, each whole or not at all; None, or why they could not all be written
+    (a full disk): the run still prints its verdict."""
+    try:
+        write_jsonl(report, out / "report.jsonl", timing=timing)
+        write_junit(report, out / "junit.xml", timing=timing)
+        write_markdown(report, out / "summary.md")
+        repro = write_reproducers(report, out / "repro", root)
+    except OSError as exc:
+        written = [name for name in REPORT_FILES if (out / name).exists()]
+        kept = f" (written whole: {', '.join(written)})" if written else ""
+        return f"the reports could not all be written into {out}: {exc.strerror or exc}{kept}"
+    print(
+        f"reports: {out}/report.jsonl, {out}/junit.xml, {out}/summary.md" + (f", {len(repro)} reproducers in {out}/repro/" if repro else "")
+    )
+    return None
 
 
 def _interrupt(seen: list[int], signum: int) -> None:
     seen.append(signum)
     raise KeyboardInterrupt
-
-
-def _prepare_report_dir(out: Path) -> None:
-    """Check, before anything runs, that the reports can be written, and remove an earlier run's:
-    a report folder that cannot be written must not cost a whole run's results."""
-    if out.exists() and not out.is_dir():
-        raise InputError("--report-dir", f"{out} is a file, not a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".gostop-write-check"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
-        clean_report_dir(out)  # no earlier run's green report survives this one
-    except OSError as exc:
-        raise InputError("--report-dir", f"cannot write reports into {out}: {exc.strerror or exc}") from None
-
-
-def _engine_argv(command: str) -> list[str]:
-    """--engine split like a shell would (never run through one); a clear error for an unbalanced quote."""
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise InputError("--engine", f"cannot split {command!r} into a command: {exc}") from None
-    if not argv:
-        raise InputError("--engine", "empty command")
-    program = argv[0]
-    if "/" in program:
-        found = Path(program)
-        if not found.exists():
-            raise InputError("--engine", f"{program} does not exist")
-        if found.is_dir() or not os.access(found, os.X_OK):
-            raise InputError("--engine", f"{program} is not an executable file")
-    elif shutil.which(program) is None:
-        raise InputError("--engine", f"cannot find {program!r}: it is not on PATH")
-    return argv
 
 
 def _min_checked(spec: str, selected: int) -> int:
@@ -434,20 +405,39 @@ def _min_checked(spec: str, selected: int) -> int:
 
 
 def _summary(args: argparse.Namespace) -> int:
+    if args.report_dir is None:
+        return _summary_into(args, None)
+    with claimed_report_dir("--report-dir", args.report_dir) as out:
+        return _summary_into(args, out)
+
+
+def _summary_into(args: argparse.Namespace, out: Path | None) -> int:
+    runs = [saved.read(path) for path in args.reports]
     corpus = {sc.id: sc for sc in load_corpus(args.scenarios or default_root())}
-    report = saved.merge([saved.read(path) for path in args.reports], corpus)
-    if args.report_dir is not None:
-        _prepare_report_dir(args.report_dir)
-        write_jsonl(report, args.report_dir / "report.jsonl")
-        write_junit(report, args.report_dir / "junit.xml")
-        write_markdown(report, args.report_dir / "summary.md")
-        print(f"reports: {args.report_dir}/report.jsonl, {args.report_dir}/junit.xml, {args.report_dir}/summary.md")
+    report = saved.merge(runs, corpus)
+    lost = None
+    if out is not None:
+        try:
+            write_jsonl(report, out / "report.jsonl")
+            write_junit(report, out / "junit.xml")
+            write_markdown(report, out / "summary.md")
+            print(f"reports: {out}/report.jsonl, {out}/junit.xml, {out}/summary.md")
+        except OSError as exc:
+            lost = f"the merged reports could not all be written into {out}: {exc.strerror or exc}"
+    missing = saved.missing_shards(runs)
+    if missing:
+        n = str((runs[0].header.get("selection") or {}).get("shard", "?/?")).split("/")[1]
+        print(f"NOT GREEN: no report for shard {', '.join(f'{k}/{n}' for k in missing)}: its scenarios are NOT_RUN")
     for line in summary_lines(report):
         print(line)
-    return EXIT_OK if report.ok() else EXIT_FAIL
+    if lost is not None:
+        print(f"gostop-conformance: error: {lost}", file=sys.stderr)
+    return EXIT_OK if report.ok() and lost is None else EXIT_FAIL
 
 
 def _ledger(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        writable_file("--out", args.out)
     text = saved.ledger_text([saved.read(path) for path in args.reports])
     if args.out is None:
         print(text, end="")
@@ -460,24 +450,27 @@ def _ledger(args: argparse.Namespace) -> int:
 def _required_engine(args: argparse.Namespace) -> list[str]:
     if args.engine is None:
         raise InputError("--engine", f"give the engine command (or set {ENGINE_VARIABLE})")
-    return _engine_argv(args.engine)
+    return bounds.engine_argv(args.engine, args.engine_option)
 
 
 def _support(args: argparse.Namespace) -> int:
+    bounds.count("--top", args.top, 1, 10_000, "a number of lines")
     root = args.scenarios or default_root()
-    corpus = select(load_corpus(root), rulesets=args.ruleset)
+    everything = load_corpus(root)
+    check_selection(everything, rulesets=args.ruleset)
+    corpus = select(everything, rulesets=args.ruleset)
     if not corpus:
         raise InputError("selection", "no scenario matches the selection")
     if args.hello is not None:
         try:
-            hello = json.loads(args.hello.read_text(encoding="utf-8"))
+            hello = parse_json(args.hello.read_bytes())
         except (OSError, ValueError) as exc:
             raise InputError(str(args.hello), f"expected a file holding a hello reply as JSON: {exc}") from None
         if not isinstance(hello, dict):
             raise InputError(str(args.hello), "expected a JSON object (a hello reply)")
     else:
         argv = _required_engine(args)
-        engine = StdioEngine(argv, startup_timeout=_seconds("--startup-timeout", args.startup_timeout))
+        engine = StdioEngine(argv, startup_timeout=bounds.seconds("--startup-timeout", args.startup_timeout))
         try:
             hello = engine.start()
         except EngineError as exc:
@@ -514,7 +507,9 @@ def _support(args: argparse.Namespace) -> int:
 def _smoke(args: argparse.Namespace) -> int:
     argv = _required_engine(args)
     engine = StdioEngine(
-        argv, message_timeout=_seconds("--timeout", args.timeout), startup_timeout=_seconds("--startup-timeout", args.startup_timeout)
+        argv,
+        message_timeout=bounds.seconds("--timeout", args.timeout),
+        startup_timeout=bounds.seconds("--startup-timeout", args.startup_timeout),
     )
     try:
         checks = run_smoke(engine)
@@ -532,9 +527,10 @@ def _smoke(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
+    jobs = bounds.jobs(args.jobs, force=args.force_jobs)
     root = args.scenarios or default_root()
     corpus = load_corpus(root)
-    report = lint(corpus, root, args.jobs or None, args.seeds)
+    report = lint(corpus, root, jobs, args.seeds)
     for problem in report.problems:
         print(f"lint: {problem}")
     for note in report.notes:
@@ -550,13 +546,14 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _dependencies(args: argparse.Namespace) -> int:
+    jobs = bounds.jobs(args.jobs, force=args.force_jobs)
     root = args.scenarios or default_root()
     corpus = load_corpus(root)
     unknown = [i for i in args.id if i not in {sc.id for sc in corpus}]
     if unknown:
         raise InputError("--id", f"no scenario {unknown[0]!r} under {root}")
     chosen = [sc for sc in corpus if sc.id in args.id] if args.id else corpus
-    found = dependencies.derive_all(chosen, root, args.jobs or None)
+    found = dependencies.derive_all(chosen, root, jobs)
     if args.write:
         path = root / dependencies.FILE_NAME
         dependencies.write(path, found)
@@ -574,6 +571,8 @@ def _dependencies(args: argparse.Namespace) -> int:
 
 
 def _coverage(args: argparse.Namespace) -> int:
+    if args.markdown:
+        writable_file("--markdown", args.markdown)
     corpus = load_corpus(args.scenarios or default_root())
     report = coverage(corpus)
     lines = coverage_lines(report)
@@ -591,6 +590,9 @@ def _coverage(args: argparse.Namespace) -> int:
 
 
 def _mutants(args: argparse.Namespace) -> int:
+    bounds.fraction("--min-kill-rate", args.min_kill_rate)
+    if args.markdown:
+        writable_file("--markdown", args.markdown)
     corpus = load_corpus(args.scenarios or default_root())
     names = [m.name for m in MUTANTS]
     unknown = [m for m in args.mutant if m not in names]
@@ -600,9 +602,12 @@ def _mutants(args: argparse.Namespace) -> int:
     for line in report_lines(results):
         print(line)
     if args.markdown:
-        args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text("\n".join(report_markdown(results)) + "\n", encoding="utf-8")
-    return EXIT_OK if kill_rate(results) >= args.min_kill_rate else EXIT_FAIL
+    rate = kill_rate(results)
+    if rate < args.min_kill_rate:
+        print(f"NOT GREEN: the kill rate {rate:.1%} is below --min-kill-rate {args.min_kill_rate:.1%}")
+        return EXIT_FAIL
+    return EXIT_OK
 
 
 def _fuzz(args: argparse.Namespace) -> int:
@@ -611,13 +616,14 @@ def _fuzz(args: argparse.Namespace) -> int:
         raise InputError("--games", f"expected a positive number of rounds, got {args.games}")
     if args.max_divergences < 1:
         raise InputError("--max-divergences", f"expected a positive number, got {args.max_divergences}")
+    writable_dir("--out", args.out)  # before the fuzzing: its divergences must have somewhere to go
     unknown = [r for r in args.ruleset if r not in ruleset_ids()]
     if unknown:
         raise InputError("--ruleset", f"unknown ruleset {unknown[0]!r}")
-    jobs = _jobs_arg(args.jobs)
+    jobs = bounds.jobs(args.jobs, force=args.force_jobs)
     if jobs > 1 and args.guided:
         raise InputError("--jobs", "--guided picks each round from what the rounds before it reached: it runs in one job")
-    timeout, pipeline = _seconds("--timeout", args.timeout), _pipeline(args.pipeline)
+    timeout, pipeline = bounds.seconds("--timeout", args.timeout), bounds.pipeline(args.pipeline)
     options: dict[str, object] = {"message_timeout": timeout, "pipeline": pipeline}
     engine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
     try:
@@ -665,13 +671,19 @@ def _fuzz(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     print("fuzzed within the declaration: " + "; ".join(report.configurations))
-    for line in fuzz_report_lines(report, write_scenarios(report, args.out), args.max_divergences):
+    try:
+        paths, lost = write_scenarios(report, args.out), None
+    except OSError as exc:  # the divergences are still printed, each with the seed that replays it
+        paths, lost = {}, f"the scenarios could not be written into {args.out}: {exc.strerror or exc}"
+    for line in fuzz_report_lines(report, paths, args.max_divergences):
         print(line)
+    if lost is not None:
+        print(f"gostop-conformance: error: {lost}", file=sys.stderr)
     rate = report.rounds / seconds if seconds else 0.0
     print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
     for line in fuzz_coverage_lines(report, guided=args.guided):
         print(line)
-    return EXIT_FAIL if report.found else EXIT_OK
+    return EXIT_FAIL if report.found or lost is not None else EXIT_OK
 
 
 def _profile(args: argparse.Namespace) -> int:
@@ -682,10 +694,11 @@ def _profile(args: argparse.Namespace) -> int:
         raise InputError("--option", f"unknown option {unknown[0]!r}; expected an option id of spec/options.yaml")
     if args.base is not None and args.base not in ruleset_ids():
         raise InputError("--base", f"unknown ruleset {args.base!r}")
-    jobs = _jobs_arg(args.jobs)
+    jobs = bounds.jobs(args.jobs, force=args.force_jobs)
+    timeout = bounds.seconds("--timeout", args.timeout)
+    writable_dir("--out", args.out)
     root = default_root()
     corpus = load_corpus(root)
-    timeout = _seconds("--timeout", args.timeout)
     engine = StdioEngine(argv, message_timeout=timeout)
     try:
         hello = engine.start()
@@ -767,10 +780,11 @@ def _perft(args: argparse.Namespace) -> int:
     cases = [c for c in load_perft(args.deal) if args.id is None or c.id == args.id]
     if not cases:
         raise InputError("--id", f"no table {args.id!r} in {args.deal}")
-    if args.depth < 1:
-        raise InputError("--depth", f"expected a positive number, got {args.depth}")
-    timeout = _seconds("--timeout", args.timeout)
-    engine = StdioEngine(_engine_argv(args.engine), message_timeout=timeout) if args.engine is not None else None
+    bounds.count("--depth", args.depth, 1, bounds.MAX_PERFT_DEPTH, "a number of plies")
+    if args.write:
+        writable_file("--deal", args.deal)
+    timeout = bounds.seconds("--timeout", args.timeout)
+    engine = StdioEngine(bounds.engine_argv(args.engine, args.engine_option), message_timeout=timeout) if args.engine is not None else None
     if args.write and engine is not None:
         raise InputError("--write", "tables are written from the reference engine only; drop --engine")
     status = EXIT_OK

@@ -92,11 +92,28 @@ def summary_numbers(run: SavedRun) -> tuple[int, int, int, int]:
     return c["PASS"], failed, len(run.records) - unchecked, unchecked
 
 
+def not_green(run: SavedRun) -> str | None:
+    """Why a run without a failing scenario is still not green (its footer says so: interrupted, a
+    failed handshake, too little checked, a stale ledger under --strict), else None."""
+    footer = run.footer
+    if footer.get("ok") is True:
+        return None
+    if footer.get("complete") is not True:
+        return "interrupted"
+    if footer.get("aborted"):
+        return "handshake failed"
+    return "not green"
+
+
 def badge_svg(label: str, run: SavedRun) -> str:
-    """A shields-style badge: the passed scenarios of those checked, green when none failed."""
+    """A shields-style badge: the passed scenarios of those checked, green only when the run was
+    green (no failure, and its footer says ok: an interrupted run is never green)."""
     passed, failed, checked, _ = summary_numbers(run)
     value = f"{passed}/{checked} pass" if checked else "nothing checked"
     colour = "#4c1" if checked and not failed else ("#dfb317" if checked and failed * 10 <= checked else "#e05d44")
+    why = not_green(run)
+    if why is not None and colour == "#4c1":
+        value, colour = f"{value}, {why}", "#9f9f9f"
     left, right = 7 * len(label) + 10, 7 * len(value) + 10
     width = left + right
     esc = html.escape
@@ -135,11 +152,13 @@ def render(runs: Sequence[SavedRun], title: str = "Go-Stop engine compatibility"
     for e in engines:
         run = e.latest
         passed, failed, checked, unsupported = summary_numbers(run)
-        verdict = f"{passed} pass, {failed} fail, {unsupported} unsupported"
+        why = not_green(run)
+        verdict = f"{passed} pass, {failed} fail, {unsupported} unsupported" + (f" ({why})" if why else "")
+        state = _state(failed, checked) if why is None or failed else "bad"
         row = [
             f'<td><a href="#{names[e.name]}">{esc(e.name)}</a> <img alt="badge" src="badges/{names[e.name]}.svg"></td>',
             f"<td>{esc(_version(run))}</td>",
-            f'<td class="{_state(failed, checked)}">{esc(verdict)}</td>',
+            f'<td class="{state}">{esc(verdict)}</td>',
         ]
         for rid in rulesets:
             mine = [r for r in run.records if r.get("ruleset") == rid]

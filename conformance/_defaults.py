@@ -13,3 +13,7 @@ DEFAULT_STARTUP_TIMEOUT: Final = 20.0
 #: planned requests sent before their replies are read (`--pipeline`): enough for most rounds of
 #: the corpus to go out at once, so a round costs one wait for the engine, not one per message
 DEFAULT_PIPELINE: Final = 32
+#: the longest wait for one reply, or for the hello, that makes sense (a day)
+MAX_SECONDS: Final = 86_400.0
+#: requests in flight at most (the bytes in flight are bounded anyway; more gains nothing)
+MAX_PIPELINE: Final = 4096

@@ -35,7 +35,7 @@ from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._runner import PASS, run_scenario
 from gostop_conformance.harness._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
 from gostop_conformance.reference import can_trace, traced_options
-from gostop_conformance.spec import InputError, load_yaml, option_registry
+from gostop_conformance.spec import InputError, Located, load_yaml, option_registry
 
 Json = dict[str, Any]
 
@@ -239,6 +239,18 @@ def _expand(values: list[Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _check_values(located: Located, at: list[str | int], option: str, values: tuple[Any, ...]) -> None:
+    """Each stored value is one the option can take (a typo would otherwise be read as a value no
+    engine declares, and turn a runnable scenario UNSUPPORTED without a word)."""
+    registry = option_registry()
+    if option not in registry:
+        raise InputError(located.where(at), f"unknown option {option!r}; expected an option id of spec/options.yaml")
+    spec = registry[option]
+    for k, value in enumerate(values):
+        if spec.coerce(value) is None:
+            raise InputError(located.where([*at, k]), f"{value!r} is not a value of {option}: expected {spec.expected()}")
+
+
 def load(root: Path) -> dict[str, Dependencies]:
     """The stored dependencies of the corpus at `root` (empty when it has no file)."""
     path = root / FILE_NAME
@@ -259,7 +271,10 @@ def load(root: Path) -> dict[str, Dependencies]:
             raise InputError(where, "expected each dependency as <option>: [values...]")
         if not isinstance(entry.get("constructed", False), bool):
             raise InputError(located.where(["scenarios", sid, "constructed"]), "expected true or false")
-        out[str(sid)] = Dependencies(entry["digest"], {k: _expand(v) for k, v in depends.items()}, bool(entry.get("constructed", False)))
+        passes = {k: _expand(v) for k, v in depends.items()}
+        for option, values in passes.items():
+            _check_values(located, ["scenarios", sid, "depends", option], option, values)
+        out[str(sid)] = Dependencies(entry["digest"], passes, bool(entry.get("constructed", False)))
     return out
 
 

@@ -280,6 +280,11 @@ def run(
         hello = first.hello()
     except EngineError as exc:  # nothing can run; the report says why
         return aborted(exc.kind, f"the engine failed its handshake: {exc.kind}: {exc.message}", {})
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM while the engine starts: an incomplete run, still reported
+        first.close()
+        why = "the run was interrupted during the engine's handshake"
+        unrun = [Record(sc, NOT_RUN, reason=why) for sc in scenarios]
+        return RunReport(label, command, {}, unrun, [], strict, False, time.perf_counter() - start, selection or {}, min_checked)
     try:
         verdicts = Verdicts(parse(hello), dependencies)
     except DeclarationError as exc:

@@ -108,6 +108,11 @@ class Pipeline:
         self._fill()
 
     @property
+    def in_flight(self) -> int:
+        """Requests sent whose replies are not read yet."""
+        return len(self._flight)
+
+    @property
     def expected(self) -> int:
         """How many rounds are expected after the one in progress."""
         return len(self._plans) - (1 if self._active else 0)

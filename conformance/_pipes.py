@@ -33,6 +33,7 @@ class LineReader:
         self.skipping = False  # inside an oversize line, until its newline
         self.eof = False
         self.dead = False
+        self.unterminated = False  # the last line returned had no newline: the output ended inside it
 
     def read(self, timeout: float) -> object | None:
         """The next line (bytes), OVERSIZE, EOF, or None when the deadline passes first."""
@@ -60,6 +61,10 @@ class LineReader:
                     self.skipping = True
                     return OVERSIZE
             if self.eof:
+                if self.buf and not self.skipping:  # the output ended inside this line: the engine stopped mid-reply
+                    line, self.buf = bytes(self.buf), bytearray()
+                    self.unterminated = True
+                    return line
                 return EOF
             try:  # a reply sent ahead is often there already: read first, wait only when it is not
                 chunk = os.read(self.fd, CHUNK)
@@ -85,10 +90,7 @@ class LineReader:
                 return chunk[:-1] if len(chunk) <= self.max_line else OVERSIZE
             if not chunk:
                 self.eof = True
-                if self.buf and not self.skipping:
-                    line, self.buf = bytes(self.buf), bytearray()
-                    return line
-                return EOF
+                continue
             self.buf += chunk
 
 

@@ -7,9 +7,7 @@ import contextlib
 import datetime
 import json
 import os
-import re
 import shlex
-import shutil
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -20,29 +18,10 @@ import yaml
 
 from gostop_conformance.harness._harness import Record, RunReport
 from gostop_conformance.harness._runner import PASS, UNSUPPORTED
+from gostop_conformance.harness._safetext import engine_text, terminal_safe, xml_safe
 from gostop_conformance.spec import clauses, option_registry
 
 Json = dict[str, Any]
-
-#: what a terminal would act on (C0 and C1 controls but newline and tab, DEL): an engine's text
-#: may hold escape sequences that clear the screen or rewrite earlier lines
-_CONTROL: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # and lone surrogates, which no file can encode
-#: what XML 1.0 cannot hold at all, even escaped (junit.xml would not parse)
-_NOT_XML: Final = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _visible(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}" if ord(match.group()) < 0x100 else f"\\u{ord(match.group()):04x}"
-
-
-def terminal_safe(text: str) -> str:
-    """Text from an engine as the console may print it: controls shown as \\xNN, never acted on."""
-    return _CONTROL.sub(_visible, text)
-
-
-def xml_safe(text: str) -> str:
-    """Text junit.xml can hold: controls and what XML forbids shown as \\xNN (ElementTree escapes the rest)."""
-    return _NOT_XML.sub(_visible, _CONTROL.sub(_visible, text))
 
 
 def console_line(record: Record) -> str:
@@ -226,7 +205,7 @@ def write_markdown(report: RunReport, path: Path) -> None:
         "| --- | " + " | ".join("---:" for _ in counts) + " |",
     ]
     for area, c in report.by_area().items():
-        lines.append(f"| {area} | " + " | ".join(str(c.get(k, 0)) for k in sorted(counts)) + " |")
+        lines.append(f"| {_cell(area)} | " + " | ".join(str(c.get(k, 0)) for k in sorted(counts)) + " |")
     bad = [r for r in report.records if r.outcome not in (PASS, UNSUPPORTED, "XFAIL")]
     if bad:
         lines += ["", "| scenario | outcome | clauses | first problem |", "| --- | --- | --- | --- |"]
@@ -271,24 +250,6 @@ def _cell(text: str) -> str:
     """Text safe inside a markdown table cell: one line, no table or HTML syntax, no controls."""
     flat = terminal_safe(" ".join(text.split())).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
     return flat if len(flat) <= 240 else flat[:239] + "…"
-
-
-def clean_report_dir(out: Path) -> None:
-    """Remove what an earlier run wrote here (its reports and reproducer folders), so that nothing
-    stale is published with this run's results; nothing else in the folder is touched."""
-    for name in REPORT_FILES:
-        (out / name).unlink(missing_ok=True)
-    repro = out / "repro"
-    if repro.is_dir():
-        for folder in repro.iterdir():
-            if folder.is_dir() and (folder / "replay.sh").exists():
-                shutil.rmtree(folder)
-        with contextlib.suppress(OSError):
-            repro.rmdir()  # only when empty
-
-
-#: the report files of a run, in the report folder
-REPORT_FILES: Final = ("report.jsonl", "junit.xml", "summary.md")
 
 
 def _aborted_markdown(report: RunReport) -> list[str]:
@@ -394,7 +355,10 @@ def support_profile(report: RunReport) -> list[str]:
     """The engine and its declaration in three lines (report.jsonl's header has it whole)."""
     hello = report.hello
     engine = hello.get("engine", {})
-    lines = [f"engine: {engine.get('name', '?')} {engine.get('version', '')} ({engine.get('language', 'unknown language')})"]
+    name, version, language = (
+        engine_text(engine.get(k, default)) for k, default in (("name", "?"), ("version", ""), ("language", "unknown language"))
+    )
+    lines = [f"engine: {name} {version} ({language})"]
     claims = []
     for item in hello.get("rulesets") or []:
         if isinstance(item, dict):

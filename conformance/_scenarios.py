@@ -15,7 +15,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from gostop_conformance.reference import complete_deal_json, deal_from_json, deck_indices, normalized_deal_json
-from gostop_conformance.spec import InputError, Located, Options, expand_toggles, load_ruleset, load_yaml, toggle_registry, validate
+from gostop_conformance.spec import (
+    InputError,
+    Located,
+    Options,
+    expand_toggles,
+    load_ruleset,
+    load_yaml,
+    ruleset_ids,
+    toggle_registry,
+    validate,
+)
+from gostop_conformance.spec import clauses as spec_clauses
 
 Json = dict[str, Any]
 
@@ -134,6 +145,8 @@ def _scenario(located: Located, i: int, raw: Json, area: str, generated: bool) -
     try:
         rs = load_ruleset(raw["ruleset"])
     except InputError as exc:
+        if exc.where != "ruleset":  # not an unknown id: a ruleset file is wrong, and its error names that file and line
+            raise
         raise InputError(located.where([*base, "ruleset"]), exc.detail) from None
     try:
         # a convenience toggle (spec/options.yaml `toggles`) is written down as the options it sets
@@ -226,6 +239,38 @@ def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -
             seen[sc.id] = where
             out.append(sc)
     return out
+
+
+def check_selection(
+    scenarios: Sequence[Scenario],
+    *,
+    ids: Sequence[str] = (),
+    rulesets: Sequence[str] = (),
+    areas: Sequence[str] = (),
+    clauses: Sequence[str] = (),
+    tags: Sequence[str] = (),
+) -> None:
+    """InputError for a filter value that names nothing (a typo such as `--ruleset matgo-9p` must
+    not read as "nothing matches"), with the values it could have been."""
+    known = {
+        "--id": {sc.id for sc in scenarios},
+        "--ruleset": set(ruleset_ids()),
+        "--area": {sc.area for sc in scenarios},
+        "--clause": set(spec_clauses()),
+        "--tag": {t for sc in scenarios for t in sc.tags},
+    }
+    for option, given in (("--id", ids), ("--ruleset", rulesets), ("--area", areas), ("--clause", clauses), ("--tag", tags)):
+        for value in given:
+            if value not in known[option]:
+                names = sorted(known[option])
+                shown = ", ".join(names) if len(names) <= 20 else ", ".join(names[:20]) + f", ... ({len(names)} in all)"
+                raise InputError(option, f"unknown value {value!r}; expected one of {shown}")
+
+
+def shard(scenarios: Sequence[Scenario], k: int, n: int) -> list[Scenario]:
+    """The K-th of N shares of a selection (`run --shard K/N`): every N-th scenario from the K-th,
+    so that each share holds every area."""
+    return [sc for i, sc in enumerate(scenarios) if i % n == k - 1]
 
 
 #: files under scenarios/ that are not scenario files: the retired ids, the generated option

@@ -17,6 +17,7 @@ from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_START
 from gostop_conformance.harness._engine import EngineError
 from gostop_conformance.harness._pipeline import Pipeline
 from gostop_conformance.harness._pipes import StderrBuffer
+from gostop_conformance.harness._safetext import engine_text
 from gostop_conformance.harness._transport import Transport
 
 __all__ = ["StdioEngine"]
@@ -61,10 +62,12 @@ class StdioEngine:
 
     def ready(self) -> None:
         """Start the engine if the harness closed it; raise the crash if it died on its own since
-        its last reply was read (the requests of the scenario about to run may already have gone
-        out ahead): a death always belongs to a scenario, never to a silent restart."""
+        its last reply was read and nothing is in flight: a death always belongs to a scenario,
+        never to a silent restart. With requests in flight (sent ahead), the replies it wrote
+        before it died are read first, and the crash belongs to the first it did not finish, as
+        it would had the harness been quicker."""
         proc = self.transport.proc
-        if proc is not None and proc.poll() is not None:
+        if proc is not None and not self.requests.in_flight and proc.poll() is not None:
             code = proc.returncode
             stderr = self.stderr
             self.close()
@@ -140,7 +143,7 @@ class StdioEngine:
         reply = self.requests.request(cmd, payload, timeout)
         if "error" in reply:
             err = reply["error"]
-            raise EngineError("error", f"{cmd} failed: {err.get('code')}: {err.get('message')}")
+            raise EngineError("error", f"{cmd} failed: {engine_text(err.get('code'))}: {engine_text(err.get('message'))}")
         return reply
 
     def hello(self) -> Json:

@@ -12,6 +12,7 @@ from typing import Any
 
 from gostop_conformance.harness._compare import Mismatch, check_legal_reply, check_score_reply, check_seen, queries
 from gostop_conformance.harness._oracle import card_violations, score_violations
+from gostop_conformance.harness._safetext import engine_text
 from gostop_conformance.harness._scenarios import RoundSpec, Scenario
 
 Json = dict[str, Any]
@@ -85,7 +86,7 @@ def compile_round(sc: Scenario, rnd: RoundSpec, name: str) -> Compiled:
         if "error" in reply:
             err = reply["error"]
             if isinstance(err, dict) and err.get("code") == "unsupported":
-                progress.error = f"{REFUSED}: {err.get('message', '')}"
+                progress.error = f"{REFUSED}: {engine_text(err.get('message', ''))}"
             else:
                 progress.error = f"new_game was refused: {err}"
             return Flow.STOP

@@ -9,20 +9,19 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import select
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Sequence
-from itertools import accumulate
 from typing import Any, Final
 
 import orjson
 
 from gostop_conformance.harness._engine import EngineError, reply_problem
 from gostop_conformance.harness._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
+from gostop_conformance.spec import MAX_JSON_DEPTH, json_nesting
 
 Json = dict[str, Any]
 
@@ -31,13 +30,6 @@ TRANSCRIPT_LIMIT: Final = 20_000
 #: characters of one transcript line kept (its first and last half): a reproducer shows the shape of a
 #: huge reply, and a long run's memory stays flat however large the replies
 LINE_LIMIT: Final = 64 << 10
-#: how deep a reply may nest: the protocol's deepest message has a handful of levels, and a harness
-#: that walks a reply nested a thousand deep would exceed Python's recursion limit
-MAX_DEPTH: Final = 64
-#: a JSON string, its escapes included (written unrolled: one repeat of a character class per run of
-#: plain characters, so that a 2 MB string costs no backtracking state per character)
-_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKETS: Final = bytes(c for c in range(256) if c not in b"[]{}")
 
 
 class NoRoom(Exception):
@@ -65,6 +57,9 @@ class Transport:
         self.close()
         self.stderr = StderrBuffer(self.stderr_limit)
         self.transcript = []
+        # each process numbers its requests from 1: what went out to a dead one before its death was
+        # noticed depends on timing, and must not shift the numbers of the next (reports stay byte-identical)
+        self.seq = 0
         try:
             # a session of its own: the engine and everything it starts form one process group, which
             # close() ends whole, and which a Ctrl-C meant for the harness does not reach directly
@@ -136,9 +131,10 @@ class Transport:
         not sent (NoRoom)."""
         proc = self.proc
         # no poll() here (a system call per message): a dead engine shows as a broken pipe or EOF
-        if proc is None or proc.returncode is not None:
-            code = proc.returncode if proc is not None else None
-            raise EngineError("crash", f"the engine is not running (exit code {code})")
+        if proc is None:
+            raise EngineError("crash", "the engine is not running")
+        if proc.returncode is not None:
+            raise EngineError("crash", self._gone(cmd))
         seq = self.seq + 1
         data = orjson.dumps({"seq": seq, "cmd": cmd, **payload}, option=orjson.OPT_APPEND_NEWLINE)
         if room is not None and len(data) > room:
@@ -160,7 +156,7 @@ class Transport:
             except BlockingIOError:
                 written = 0
             except (BrokenPipeError, OSError, ValueError):
-                raise EngineError("crash", f"the engine closed its input before {cmd} (exit code {self.exit_code()})") from None
+                raise EngineError("crash", self._gone(cmd)) from None
             view = view[written:]
             if not view:
                 return
@@ -200,11 +196,14 @@ class Transport:
             self.transcript.append(("<", item[:200].decode("utf-8", "replace")))
             raise EngineError("protocol", f"the reply to {cmd} is not UTF-8 (byte {exc.start})") from None
         self.transcript.append(("<", _clipped(line)))
-        if _depth(item) > MAX_DEPTH:
-            raise EngineError("protocol", f"the reply to {cmd} nests deeper than {MAX_DEPTH} levels")
+        if json_nesting(item) > MAX_JSON_DEPTH:  # Python recurses over what it is given
+            raise EngineError("protocol", f"the reply to {cmd} nests deeper than {MAX_JSON_DEPTH} levels")
         try:
             reply = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
+            if self.reader.unterminated:  # it died (or closed its output) halfway through the reply
+                how = "closed its output" if self._still_running() else f"exited (exit code {self.exit_code()})"
+                raise EngineError("crash", f"the engine {how} in the middle of its reply to {cmd}: {line[:120]!r}") from None
             raise EngineError("protocol", f"the reply to {cmd} is not JSON ({exc.msg} at column {exc.colno}): {line[:120]!r}") from None
         if not isinstance(reply, dict):
             raise EngineError("protocol", f"the reply to {cmd} is not a JSON object")
@@ -229,6 +228,14 @@ class Transport:
             return True
         return False
 
+    def _gone(self, cmd: str) -> str:
+        """Why a request could not be written: one message however the death was noticed (the
+        exit already seen, or a broken pipe), so that a run's reports do not depend on timing."""
+        code = self.exit_code()
+        if code is None:
+            return f"the engine closed its input before {cmd} (it still runs)"
+        return f"the engine exited (exit code {code}) before {cmd} could be sent"
+
     def exit_code(self) -> int | None:
         proc = self.proc
         if proc is None:
@@ -237,15 +244,6 @@ class Transport:
             return proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return None
-
-
-def _depth(line: bytes) -> int:
-    """How deep a JSON text nests, its strings aside (a C-speed pass: the replies are scanned as
-    they come)."""
-    brackets = _STRING.sub(b"", line).translate(None, _NOT_BRACKETS)
-    if not brackets:
-        return 0
-    return max(accumulate(1 if b in b"[{" else -1 for b in brackets))
 
 
 def _short(value: Any) -> str:

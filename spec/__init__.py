@@ -21,7 +21,9 @@ Public API (everything else is private):
   `schema(name)`, `validate(located, name)`, `load_spec_file(path, name)`, `spec_dir()`: the spec
   files and their schemas.
 - `load_yaml(path)`, `load_yaml_text(text, path)`, `Located`, `format_path(path)`, `InputError`:
-  YAML that knows where each value came from, and the one error for every bad input.
+  YAML that knows where each value came from, and the one error for every bad input;
+  `parse_json(text)`, `json_nesting(text)`, `MAX_JSON_DEPTH`: JSON text from outside, refused
+  (ValueError) when it nests past what any message or report holds.
 - `EXIT_OK`, `EXIT_FAIL`, `EXIT_USAGE`, `run_guarded(main, argv)`: what the command lines share.
 - `reset_caches()`, `memo(container)`: forget every memoised value (an edited spec file is read
   again); a module's dict or list cache registers itself with `memo`.
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
     from gostop_conformance.spec._clauses import Clause, clauses
     from gostop_conformance.spec._commands import EXIT_FAIL, EXIT_OK, EXIT_USAGE, run_guarded
     from gostop_conformance.spec._glossary import Glossary, GlossaryTerm, glossary
+    from gostop_conformance.spec._jsontext import MAX_JSON_DEPTH, json_nesting, parse_json
     from gostop_conformance.spec._names import ActionType, Bak, Decision, ErrorCode, EventKind, Outcome, RejectionCode
     from gostop_conformance.spec._rulesets import (
         Options,
@@ -128,6 +131,9 @@ _HOME: Final = {
     "EXIT_OK": "_commands",
     "EXIT_USAGE": "_commands",
     "run_guarded": "_commands",
+    "MAX_JSON_DEPTH": "_jsontext",
+    "json_nesting": "_jsontext",
+    "parse_json": "_jsontext",
     "Options": "_rulesets",
     "OptionSpec": "_rulesets",
     "OptionValue": "_rulesets",
@@ -176,6 +182,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "JUNK",
+    "MAX_JSON_DEPTH",
     "NO_MONTH",
     "RIBBON",
     "TRACE_STATUSES",
@@ -209,6 +216,7 @@ __all__ = [
     "expand_toggles",
     "format_path",
     "glossary",
+    "json_nesting",
     "load_ruleset",
     "load_spec_file",
     "load_traceability",
@@ -216,6 +224,7 @@ __all__ = [
     "load_yaml_text",
     "memo",
     "option_registry",
+    "parse_json",
     "protocol_check",
     "protocol_schema",
     "protocol_validator",

@@ -11,7 +11,7 @@ import pytest
 
 def test_output_into_a_closed_pipe_is_not_an_error() -> None:
     """`gostop-conformance rulesets | head -0`: the reader has gone before the first line."""
-    code = "import sys; from conformance._cli import main; sys.exit(main(['rulesets']))"
+    code = "import sys; from gostop_conformance.harness._cli import main; sys.exit(main(['rulesets']))"
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
@@ -33,8 +33,10 @@ def test_the_pytest_plugin_loads_nothing_of_the_suite_at_import() -> None:
     """pytest loads the plugin in every environment where the package is installed: importing it
     must not load the engine, the spec or the schema libraries (the harness loads on --gostop-engine)."""
     code = (
-        "import sys, conformance._pytest_plugin\n"
-        "print(sorted(m for m in ('reference_impl', 'yaml', 'jsonschema', 'conformance._harness') if m in sys.modules))"
+        "import sys, gostop_conformance.harness._pytest_plugin\n"
+        "names = ('gostop_conformance.reference', 'gostop_conformance.spec._rulesets', 'yaml', 'jsonschema',"
+        " 'gostop_conformance.harness._harness')\n"
+        "print(sorted(m for m in names if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
     assert out.strip() == "[]"
@@ -62,8 +64,9 @@ def test_an_empty_or_unsplittable_engine_command_is_a_usage_error(command: str, 
         (["--timeout", "nan"], "--timeout: expected a number of seconds above 0"),
         (["--startup-timeout", "inf"], "--startup-timeout: expected a number of seconds above 0"),
         (["--timeout", "1e308"], "--timeout: expected a number of seconds above 0"),
-        (["--jobs", "1000000"], "--jobs: expected 1 to 64 engine processes"),
-        (["--jobs", "0"], "--jobs: expected 1 to 64 engine processes"),
+        (["--jobs", "1000000"], "--jobs: expected 0 (every core) or 1 to"),
+        (["--jobs", "-1"], "--jobs: expected 0 (every core) or 1 to"),
+        (["--jobs", "65", "--force-jobs"], "--jobs: expected 0 (every core) or 1 to 64 engine processes"),
         (["--pipeline", "100000000"], "--pipeline: expected 0 to 4096 requests in flight"),
     ],
 )
@@ -77,7 +80,7 @@ def test_bad_numbers_and_engines_are_usage_errors_before_anything_runs(
     assert message in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize(("kind", "message"), [("file", "is a file, not a folder"), ("under-a-file", "cannot write reports into")])
+@pytest.mark.parametrize(("kind", "message"), [("file", "is a file, not a folder"), ("under-a-file", "cannot write into")])
 def test_a_report_dir_that_cannot_take_reports_is_refused_before_the_run(
     kind: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

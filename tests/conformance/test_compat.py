@@ -58,9 +58,14 @@ def test_the_report_shows_each_engine_with_its_failures_and_a_badge(runs: list[P
 
 def test_a_file_that_is_not_a_report_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "report.jsonl"
-    path.write_text('{"record": "header"}\nnot json\n')
+    header = '{"record": "header", "suite_version": "0", "engine": {}, "engine_label": "x", "engine_command": null, '
+    header += '"support": {}, "selection": {}, "scenarios": 0}'
+    path.write_text(header + "\nnot json\n")
     assert main(["report", str(path), "--out", str(tmp_path / "c")]) == 2
     assert f"{path}:2: not JSON" in capsys.readouterr().err
+    path.write_text('{"record": "header"}\n')
+    assert main(["report", str(path), "--out", str(tmp_path / "c")]) == 2
+    assert f"{path}:1: header record, (record): 'engine' is a required property" in capsys.readouterr().err
 
 
 def test_engines_are_named_by_their_hello_unless_labelled_and_never_share_a_badge(runs: list[Path], tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ MEMORY_MB: float = 150.0
 #: VmHWM in /proc/self/status is the high-water mark of the memory the harness itself mapped.
 RUNNER = (
     "import resource, sys\n"
-    "from conformance._cli import main\n"
+    "from gostop_conformance.harness._entry import main\n"
     "def peak_kb():\n"
     "    try:\n"
     "        with open('/proc/self/status', encoding='ascii') as f:\n"
@@ -94,6 +94,8 @@ FAULTS = [
     ("deep_seq", 1, {"harness-trigger": "PROTOCOL"}),
     ("deep_value", 1, {"harness-trigger": "PROTOCOL"}),
     ("setsid_helper", 0, {}),
+    ("crash_mid_reply", 1, {"harness-trigger": "CRASH"}),
+    ("no_read", 1, {"*": "TIMEOUT"}),
 ]
 
 
@@ -174,3 +176,38 @@ def test_a_bad_hello_declaration_writes_failing_reports(corpus_root: Path, tmp_p
     proc, _, _ = harness(args, tmp_path)
     assert proc.returncode == 1 and "unknown ruleset 'matgo-3p'" in proc.stderr
     assert '"outcome":"PROTOCOL"' in (out / "report.jsonl").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_crash_in_the_determinism_replay_is_that_scenarios_crash(attempt: int, corpus_root: Path, tmp_path: Path) -> None:
+    """The replay of --check-determinism dies: never a PASS, whatever the timing (a restart at the
+    next scenario must not hide it)."""
+    out = tmp_path / "r"
+    engine = f"{sys.executable} {FAKE} crash_in_replay"
+    args = ["run", "-q", "--scenarios", str(corpus_root), "--engine", engine, "--report-dir", str(out), "--check-determinism"]
+    proc, _, _ = harness([*args, "--timeout", "5"], tmp_path)
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert proc.returncode == 1, proc.stdout[-2000:]
+    records = [json.loads(line) for line in (out / "report.jsonl").read_text(encoding="utf-8").splitlines()]
+    got = {r["id"]: r["outcome"] for r in records if r["record"] == "scenario"}
+    assert got == {"harness-jjok": "PASS", "harness-trigger": "CRASH", "harness-plain": "PASS"}
+    trigger = next(r for r in records if r.get("id") == "harness-trigger")
+    assert "second run" in trigger["error"] and "139" in trigger["error"]
+
+
+def test_an_engine_crashing_mid_reply_gives_the_same_reports_every_run(tmp_path: Path) -> None:
+    """Crashes decided by what the engine was sent (every 37th act of a process, mid-reply) land on
+    the same scenarios in every run, pipelined requests and restarts notwithstanding: the
+    reports are byte-identical."""
+    engine = f"{sys.executable} {FAKE} crash_every 37"
+    reports = []
+    for attempt in range(2):
+        out = tmp_path / f"r{attempt}"
+        proc, _, _ = harness(["run", "-q", "--area", "capture", "--engine", engine, "--report-dir", str(out), "--timeout", "5"], tmp_path)
+        assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+        assert proc.returncode == 1
+        reports.append((out / "report.jsonl").read_bytes())
+    assert reports[0] == reports[1]
+    records = [json.loads(line) for line in reports[0].decode().splitlines()]
+    crashed = [r for r in records if r["record"] == "scenario" and r["outcome"] == "CRASH"]
+    assert crashed and all("139" in r["error"] for r in crashed)

@@ -429,4 +429,4 @@ def test_a_saved_report_with_an_unknown_outcome_is_a_usage_error_naming_it(
     report.write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n", encoding="utf-8")
     assert main(["summary", str(report), "--scenarios", str(root)]) == 2
     err = capsys.readouterr().err
-    assert str(report) in err and f"scenario {record['id']!r}: outcome 'PASSED' is not one of PASS, FAIL" in err
+    assert f"{report}:2: scenario record, outcome: 'PASSED' is not one of ['PASS', 'FAIL'" in err

@@ -42,6 +42,8 @@ def main() -> int:
     engine = JsonEngine()
     triggered = False
     games = 0
+    trigger_games = 0
+    acts = 0
     for line in sys.stdin:
         message = json.loads(line)
         cmd = message.get("cmd")
@@ -86,6 +88,12 @@ def main() -> int:
                 continue
             if mode == "one_rule_wrong":  # this engine never steals junk for a jjok
                 message["ruleset"]["options"]["jjok_steal"] = 0
+            if mode == "crash_in_replay" and triggered:  # the trigger's second run (--check-determinism) dies
+                trigger_games += 1
+                if trigger_games == 2:
+                    os._exit(139)
+            if mode == "no_read" and games == 1:  # stops reading its stdin for good: the harness's writes must time out
+                time.sleep(3600)
             if mode == "segfault_once" and triggered and not os.path.exists(sys.argv[2]):
                 # dies reading the trigger's new_game (sent ahead), once: a restart must not hide it
                 with open(sys.argv[2], "w") as marker:
@@ -96,6 +104,12 @@ def main() -> int:
             reply, _ = handle(engine, message)
             print(json.dumps({**reply, "error": None}), flush=True)
             continue
+        if cmd == "act":
+            acts += 1
+        if cmd == "act" and mode == "crash_every" and acts == int(sys.argv[2]):  # mid-reply, every Nth act of a process
+            sys.stdout.write('{"seq": ' + str(message["seq"]) + ', "events": [{"kind": "cap')
+            sys.stdout.flush()
+            os._exit(139)
         if cmd == "act" and triggered:
             if mode == "deep_seq":  # a seq nested a thousand deep
                 print('{"seq": ' + "[" * 1000 + "]" * 1000 + ', "events": [], "state": {}}', flush=True)
@@ -111,6 +125,10 @@ def main() -> int:
                 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
                 with open(sys.argv[2], "w") as pid_file:
                     pid_file.write(str(child.pid))
+            if mode == "crash_mid_reply":  # half a reply, then a segfault's exit status
+                sys.stdout.write('{"seq": ' + str(message["seq"]) + ', "events": [{"kind": "cap')
+                sys.stdout.flush()
+                os._exit(139)
             if mode == "crash_mid_game":
                 print("fake engine: segmentation fault (not really)", file=sys.stderr)
                 sys.stderr.flush()
