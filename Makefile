@@ -9,7 +9,7 @@ COMPILED_VENV := build/venv-compiled
 COMPILED_BIN := $(abspath $(COMPILED_VENV))/bin
 PACKAGE_SOURCES := $(shell find src/gostop_conformance/ reference_impl reference_mutants conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
 
-.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled compiled-pgo test-compiled wheel wheel-check
+.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled compiled-pgo test-compiled wheel wheel-check fuzz-server
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,15 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+## a mutational fuzz of the reference engine's protocol server (tests/reference_impl/server_fuzz.py):
+## recorded requests and FUZZ_MUTANTS mutants of them, from seed FUZZ_SEED, over pipes to one
+## `gostop-reference --stdio` process; every line must get one valid reply, never `internal`, and
+## the process must serve on (the test suite runs 1,500 of them)
+FUZZ_MUTANTS ?= 12000
+FUZZ_SEED ?= 1
+fuzz-server: $(STAMP)
+	$(BIN)/python -m tests.reference_impl.server_fuzz --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED)
 
 check: lint typecheck test
 

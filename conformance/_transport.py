@@ -21,7 +21,7 @@ import orjson
 
 from gostop_conformance.harness._engine import EngineError, reply_problem
 from gostop_conformance.harness._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
-from gostop_conformance.spec import MAX_JSON_DEPTH, json_nesting
+from gostop_conformance.spec import MAX_JSON_DEPTH, json_deeper_than
 
 Json = dict[str, Any]
 
@@ -196,7 +196,7 @@ class Transport:
             self.transcript.append(("<", item[:200].decode("utf-8", "replace")))
             raise EngineError("protocol", f"the reply to {cmd} is not UTF-8 (byte {exc.start})") from None
         self.transcript.append(("<", _clipped(line)))
-        if json_nesting(item) > MAX_JSON_DEPTH:  # Python recurses over what it is given
+        if json_deeper_than(item) is not None:  # Python recurses over what it is given
             raise EngineError("protocol", f"the reply to {cmd} nests deeper than {MAX_JSON_DEPTH} levels")
         try:
             reply = orjson.loads(line)

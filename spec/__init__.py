@@ -22,7 +22,7 @@ Public API (everything else is private):
   files and their schemas.
 - `load_yaml(path)`, `load_yaml_text(text, path)`, `Located`, `format_path(path)`, `InputError`:
   YAML that knows where each value came from, and the one error for every bad input;
-  `parse_json(text)`, `json_nesting(text)`, `MAX_JSON_DEPTH`: JSON text from outside, refused
+  `parse_json(text)`, `json_deeper_than(text)`, `MAX_JSON_DEPTH`: JSON text from outside, refused
   (ValueError) when it nests past what any message or report holds.
 - `EXIT_OK`, `EXIT_FAIL`, `EXIT_USAGE`, `run_guarded(main, argv)`: what the command lines share.
 - `reset_caches()`, `memo(container)`: forget every memoised value (an edited spec file is read
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from gostop_conformance.spec._clauses import Clause, clauses
     from gostop_conformance.spec._commands import EXIT_FAIL, EXIT_OK, EXIT_USAGE, run_guarded
     from gostop_conformance.spec._glossary import Glossary, GlossaryTerm, glossary
-    from gostop_conformance.spec._jsontext import MAX_JSON_DEPTH, json_nesting, parse_json
+    from gostop_conformance.spec._jsontext import MAX_JSON_DEPTH, json_deeper_than, parse_json
     from gostop_conformance.spec._names import ActionType, Bak, Decision, ErrorCode, EventKind, Outcome, RejectionCode
     from gostop_conformance.spec._rulesets import (
         Options,
@@ -132,7 +132,7 @@ _HOME: Final = {
     "EXIT_USAGE": "_commands",
     "run_guarded": "_commands",
     "MAX_JSON_DEPTH": "_jsontext",
-    "json_nesting": "_jsontext",
+    "json_deeper_than": "_jsontext",
     "parse_json": "_jsontext",
     "Options": "_rulesets",
     "OptionSpec": "_rulesets",
@@ -216,7 +216,7 @@ __all__ = [
     "expand_toggles",
     "format_path",
     "glossary",
-    "json_nesting",
+    "json_deeper_than",
     "load_ruleset",
     "load_spec_file",
     "load_traceability",
