@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -185,7 +186,12 @@ def test_ctrl_c_during_the_handshake_ends_the_run_at_once(root: Path, tmp_path: 
     out = tmp_path / "r"
     args = ["run", "-q", "--scenarios", str(root), "--engine", engine("slow_start", "60"), "--report-dir", str(out)]
     proc = subprocess_harness([*args, "--startup-timeout", "50"])
-    time.sleep(1.5)
+    deadline = time.monotonic() + 30
+    while (
+        not _running(f"^{re.escape(PYTHON)} {re.escape(str(FAKE))} slow_start 60") and time.monotonic() < deadline
+    ):  # waiting for its hello
+        time.sleep(0.05)
+    time.sleep(0.2)
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
@@ -193,6 +199,10 @@ def test_ctrl_c_during_the_handshake_ends_the_run_at_once(root: Path, tmp_path: 
     assert proc.returncode == 130 and "Traceback" not in err, err
     records = [json.loads(line) for line in (out / "report.jsonl").read_text().splitlines()]
     assert {r["outcome"] for r in records if r["record"] == "scenario"} == {"NOT_RUN"}
+
+
+def _running(marker: str) -> bool:
+    return bool(subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True, check=False).stdout.split())
 
 
 # ------------------------------------------------------------------ saved reports, mutated
