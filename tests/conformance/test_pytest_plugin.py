@@ -178,7 +178,7 @@ def test_an_engine_that_never_says_hello_costs_one_startup_timeout(tmp_path: Pat
     assert proc.returncode == 1, out
     assert starts.read_text(encoding="utf-8").count("started") == 1, out
     assert "3 failed" in proc.stdout and proc.stdout.count("the engine failed its handshake: timeout:") >= 3, out
-    assert proc.stdout.count("the engine is not started again") == 3
+    assert proc.stdout.count("the engine is not started again") >= 3  # each failure says so (the -ra summary may repeat it)
     assert "NOT GREEN: the engine failed its handshake: timeout" in proc.stdout
     assert took < 30, f"{took:.1f} s"
 
