@@ -144,3 +144,13 @@ docs-serve: $(STAMP)
 ## recorded protocol sessions of docs/protocol-examples/); a test fails when one is stale
 docs-generated: $(STAMP)
 	$(BIN)/python docs/_build/generate.py
+
+## a mutational fuzz of the harness against engine replies (tests/conformance/reply_fuzz.py): `run`
+## over the corpus against the reference engine with REPLY_FUZZ_REPLIES of its replies mutated (seed
+## REPLY_FUZZ_SEED); every run must exit 0 or 1 without a traceback, with every report written and
+## read back (the test suite serves 1,000). A run that breaks this is minimised to its mutation
+.PHONY: fuzz-harness
+REPLY_FUZZ_REPLIES ?= 10000
+REPLY_FUZZ_SEED ?= 1
+fuzz-harness: $(STAMP)
+	$(BIN)/python -m tests.conformance.reply_fuzz --replies $(REPLY_FUZZ_REPLIES) --seed $(REPLY_FUZZ_SEED)

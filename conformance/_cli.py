@@ -7,6 +7,7 @@ input error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -831,4 +832,18 @@ def _progress(done: int, total: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_guarded(_main, argv)
+    # an engine's text (its error messages, its name, a value in its replies) reaches the console, and
+    # may hold characters the console's encoding cannot (a Latin-1 locale, PYTHONIOENCODING=ascii, a
+    # redirected Windows console): they are shown escaped, never a UnicodeEncodeError that ends the
+    # run before its reports are written. stderr escapes them already (Python's default for it).
+    stdout = sys.stdout
+    errors = getattr(stdout, "errors", None)
+    reconfigure = getattr(stdout, "reconfigure", None)
+    if reconfigure is not None and errors == "strict":
+        reconfigure(errors="backslashreplace")
+    try:
+        return run_guarded(_main, argv)
+    finally:
+        if reconfigure is not None and errors == "strict":
+            with contextlib.suppress(ValueError):  # closed meanwhile
+                reconfigure(errors=errors)

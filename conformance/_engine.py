@@ -47,8 +47,12 @@ def reply_problem(cmd: str, reply: Json) -> str | None:
     """What makes a reply (with its `seq`) break the protocol schema, naming the JSON path, or None."""
     if _reply_ok(cmd, reply):
         return None
-    # the full validator explains; should the two ever disagree, it decides
-    err = jsonschema.exceptions.best_match(protocol_validator(f"reply_{cmd}").iter_errors(reply))
+    # the full validator explains; should the two ever disagree, it decides. A reply holding `error`
+    # is an error reply, and is held to that shape alone: the success shapes allow other members, so
+    # a result with a non-object `error` beside it passes the full schema's oneOf, and the harness,
+    # which reads any reply holding `error` as a refusal, would take that error for an object
+    shape = "reply_error" if cmd in _TWO_SHAPED and "error" in reply else f"reply_{cmd}"
+    err = jsonschema.exceptions.best_match(protocol_validator(shape).iter_errors(reply))
     if err is None:
         return None
     where = format_path(list(err.absolute_path)) or "(reply)"

@@ -19,7 +19,7 @@ import yaml
 from gostop_conformance.harness._harness import Record, RunReport
 from gostop_conformance.harness._runner import PASS, UNSUPPORTED
 from gostop_conformance.harness._safetext import engine_text, terminal_safe, xml_safe
-from gostop_conformance.spec import clauses, option_registry
+from gostop_conformance.spec import MAX_JSON_DEPTH, clauses, json_deeper_than, option_registry
 
 Json = dict[str, Any]
 
@@ -103,10 +103,38 @@ def unsupported_groups(report: RunReport) -> list[tuple[str, list[str]]]:
 
 def write_jsonl(report: RunReport, path: Path, timing: bool = False) -> None:
     with _atomic(path) as out:
-        out.write(_dumps(report.header()) + "\n")
+        out.write(_report_line(report.header()) + "\n")
         for record in report.records:
-            out.write(_dumps({"record": "scenario", **record.to_json()}) + "\n")
-        out.write(_dumps(report.footer(timing)) + "\n")
+            out.write(_report_line({"record": "scenario", **record.to_json()}) + "\n")
+        out.write(_report_line(report.footer(timing)) + "\n")
+
+
+def _report_line(obj: Json) -> str:
+    """One line of report.jsonl, nesting no deeper than any reader of it takes (MAX_JSON_DEPTH:
+    conformance/_saved.py). An engine's reply may nest that deep, and a record quotes parts of it a
+    few levels further in (a mismatch's actual value: an error object with a deep extra member;
+    the hello's declaration in the header of a failed handshake): a run's own report must never
+    be refused by `summary`, `ledger` or `report`, so what would nest past it is written as text."""
+    text = _dumps(obj)
+    if json_deeper_than(text) is None:
+        return text
+    return _dumps(_flattened(obj, MAX_JSON_DEPTH))
+
+
+#: characters of a value too deep for a report kept as its JSON text
+_FLAT_LIMIT: Final = 2000
+
+
+def _flattened(value: Any, room: int) -> Any:
+    """`value` with each container that would open past `room` levels replaced by its JSON text."""
+    if not isinstance(value, dict | list):
+        return value
+    if room < 1:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+        return text if len(text) <= _FLAT_LIMIT else f"{text[:_FLAT_LIMIT]} [... {len(text) - _FLAT_LIMIT} characters left out]"
+    if isinstance(value, dict):
+        return {k: _flattened(v, room - 1) for k, v in value.items()}
+    return [_flattened(v, room - 1) for v in value]
 
 
 @contextlib.contextmanager

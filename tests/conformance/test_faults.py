@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from gostop_conformance.harness._saved import read
 from tests.conformance.test_stdio_harness import CORPUS, FAKE
 
 #: every fault must be decided within this (the run's --timeout is 2 s, --startup-timeout 3 s)
@@ -91,6 +92,9 @@ FAULTS = [
     ("stderr_flood", 0, {}),
     ("segfault_once", 1, {"harness-trigger": "CRASH"}),
     ("error_null", 0, {}),
+    ("error_beside_result", 1, {"harness-trigger": "PROTOCOL"}),
+    ("deep_error_detail", 1, {"harness-trigger": "FAIL"}),
+    ("deep_declaration", 1, {"*": "PROTOCOL"}),
     ("deep_seq", 1, {"harness-trigger": "PROTOCOL"}),
     ("deep_value", 1, {"harness-trigger": "PROTOCOL"}),
     ("setsid_helper", 0, {}),
@@ -113,9 +117,9 @@ def test_a_fault_is_decided_in_bounded_time_and_memory_with_every_report(
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     assert proc.returncode == code, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert seconds < SECONDS and peak < MEMORY_MB
-    records = [json.loads(line) for line in (out / "report.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert records[0]["record"] == "header" and records[-1]["record"] == "footer"
-    got = {r["id"]: r["outcome"] for r in records if r["record"] == "scenario"}
+    # read back as `summary` and `ledger` read it: the schema, and no line nesting past what they take
+    saved = read(out / "report.jsonl")
+    got = {r["id"]: r["outcome"] for r in saved.records}
     expected = {sid: outcomes.get("*", outcomes.get(sid, "PASS")) for sid in IDS}
     assert got == expected
     ET.parse(out / "junit.xml")

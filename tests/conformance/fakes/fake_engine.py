@@ -60,6 +60,11 @@ def main() -> int:
             reply.update(json.loads(sys.argv[2 if mode == "declares" else 3]))
             print(json.dumps(reply), flush=True)
             continue
+        if cmd == "hello" and mode == "deep_declaration":  # an invalid declaration as deep as a reply may nest
+            reply, _ = handle(engine, message)
+            reply["options"] = {"jjok_steal": json.loads("[" * 62 + "]" * 62)}
+            print(json.dumps(reply), flush=True)
+            continue
         if cmd == "hello" and mode == "liar":
             reply, stop = handle(engine, message)
             print(json.dumps(reply), flush=True)
@@ -79,6 +84,9 @@ def main() -> int:
                 sys.stderr.flush()
                 nasty = "bad\x1b]0;title\x07\x00 <script>|cell|</script>\n second line"
                 print(json.dumps({"seq": message["seq"], "error": {"code": "bad_deal", "message": nasty}}), flush=True)
+                continue
+            if mode == "non_ascii" and triggered:  # what a console in ASCII or Latin-1 cannot print
+                print(json.dumps({"seq": message["seq"], "error": {"code": "bad_deal", "message": "실패 🂡 échec"}}), flush=True)
                 continue
             if mode == "surrogate" and triggered:  # a lone surrogate: JSON to Python's parser, not to the harness's
                 print(json.dumps({"seq": message["seq"], "error": {"code": "bad_deal", "message": "\udcff"}}), flush=True)
@@ -110,7 +118,15 @@ def main() -> int:
             sys.stdout.write('{"seq": ' + str(message["seq"]) + ', "events": [{"kind": "cap')
             sys.stdout.flush()
             os._exit(139)
+        if cmd == "score" and triggered and mode == "error_beside_result":  # a whole result, and an error that is no object
+            reply, _ = handle(engine, message)
+            print(json.dumps({**reply, "error": ["not", "an", "object"]}), flush=True)
+            continue
         if cmd == "act" and triggered:
+            if mode == "deep_error_detail":  # a rejection with an extra member: the reply nests 64 deep, as deep as read
+                detail = json.loads("[" * 62 + "]" * 62)
+                print(json.dumps({"seq": message["seq"], "error": {"code": "must_match", "message": "no", "detail": detail}}), flush=True)
+                continue
             if mode == "deep_seq":  # a seq nested a thousand deep
                 print('{"seq": ' + "[" * 1000 + "]" * 1000 + ', "events": [], "state": {}}', flush=True)
                 continue
