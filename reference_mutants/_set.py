@@ -4,8 +4,10 @@ block (`applied`, what `gostop-conformance mutants` runs the corpus under) or fo
 
 The mutants themselves live in modules of their own, one set each: `_base` (the first set, and
 the builders the others reuse), `_play` (deal, turn, capture, bonus cards), `_events` (ppeok,
-jjok, ttadak, sweep, steals, declarations) and `_scoring` (scoring, Go/Stop, settlement, match
-flow, the point-count variant).
+jjok, ttadak, sweep, steals, declarations), `_scoring` (scoring, Go/Stop, settlement, match
+flow, the point-count variant) and `_interactions` (where rules meet: counts, thresholds reached
+exactly, the order of a turn's events, ties; scenarios/interactions.yaml designs the scenarios
+that kill them).
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
-from gostop_conformance.mutants import _base, _events, _play, _scoring
+from gostop_conformance.mutants import _base, _events, _interactions, _play, _scoring
 from gostop_conformance.mutants._base import Mutant, Patch
 from gostop_conformance.reference import engine_build
 from gostop_conformance.spec import InputError
 
-MUTANTS: Final[tuple[Mutant, ...]] = (*_base.MUTANTS, *_play.MUTANTS, *_events.MUTANTS, *_scoring.MUTANTS)
+MUTANTS: Final[tuple[Mutant, ...]] = (*_base.MUTANTS, *_play.MUTANTS, *_events.MUTANTS, *_scoring.MUTANTS, *_interactions.MUTANTS)
 
 BY_NAME: Final[dict[str, Mutant]] = {m.name: m for m in MUTANTS}
 if len(BY_NAME) != len(MUTANTS):  # a name given twice would hide a mutant from every run
