@@ -4,14 +4,17 @@ Public API (everything else is private):
 
 - `load_corpus(root=None)`, `select(...)`, `Scenario`, `Step`, `default_root()`: the scenario format
   and the bundled corpus; `load_dependencies(root)`, `compress_values(values)`: the options each
-  scenario's outcome depends on (scenarios/dependencies.yaml).
+  scenario's outcome depends on (scenarios/dependencies.yaml); `load_interactions(root)`,
+  `check_interactions(design, corpus)`: the design of the interaction scenarios
+  (scenarios/interactions.yaml).
 - `Engine` (a typing.Protocol), `ReferenceEngine`, `StdioEngine`, `EngineError`: engines under test.
 - `run_scenario(engine, scenario) -> Result`, `Mismatch`: running and comparing one scenario.
 - `parse_declaration(hello) -> Declaration`, `Verdicts`: what an engine declares and what that
   lets it run.
 - `run_suite(...) -> RunReport`, `run_one(...) -> Record`, `engine_factory(...)`: the harness as
   `gostop-conformance run` runs it.
-- `coverage(...)`, `coverage_markdown(...)`, `UNTRACED`: clause coverage of the corpus;
+- `coverage(...)`, `coverage_markdown(...)`, `coverage_by_players(corpus)`, `UNTRACED`: clause
+  coverage of the corpus, and per player count;
   `value_universe(spec, seen)`: the values of an option that the corpus must each exercise.
 - `fuzz(...)`, `fuzz_configurations(...)`: differential fuzzing.
 - `run_mutants(...)`, `mutation_kill_rate(...)`, `mutation_report_markdown(...)`: the corpus
@@ -37,6 +40,9 @@ if TYPE_CHECKING:
     from gostop_conformance.harness._fuzz import fuzz, fuzz_configurations
     from gostop_conformance.harness._harness import Record, RunReport, engine_factory, run_one
     from gostop_conformance.harness._harness import run as run_suite
+    from gostop_conformance.harness._interactions import check as check_interactions
+    from gostop_conformance.harness._interactions import load as load_interactions
+    from gostop_conformance.harness._lint import by_players as coverage_by_players
     from gostop_conformance.harness._lint import coverage, coverage_markdown, value_universe
     from gostop_conformance.harness._mutation import kill_rate as mutation_kill_rate
     from gostop_conformance.harness._mutation import report_markdown as mutation_report_markdown
@@ -61,8 +67,10 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "Step": ("_scenarios", "Step"),
     "UNTRACED": ("_trace", "UNTRACED"),
     "Verdicts": ("_declaration", "Verdicts"),
+    "check_interactions": ("_interactions", "check"),
     "compress_values": ("_dependencies", "compress"),
     "coverage": ("_lint", "coverage"),
+    "coverage_by_players": ("_lint", "by_players"),
     "coverage_markdown": ("_lint", "coverage_markdown"),
     "default_root": ("_scenarios", "default_root"),
     "engine_factory": ("_harness", "engine_factory"),
@@ -70,6 +78,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "fuzz_configurations": ("_fuzz", "fuzz_configurations"),
     "load_corpus": ("_scenarios", "load_corpus"),
     "load_dependencies": ("_dependencies", "load"),
+    "load_interactions": ("_interactions", "load"),
     "load_perft": ("_perft", "load_perft"),
     "mutation_kill_rate": ("_mutation", "kill_rate"),
     "mutation_report_markdown": ("_mutation", "report_markdown"),
@@ -96,8 +105,10 @@ __all__ = [
     "StdioEngine",
     "Step",
     "Verdicts",
+    "check_interactions",
     "compress_values",
     "coverage",
+    "coverage_by_players",
     "coverage_markdown",
     "default_root",
     "engine_factory",
@@ -105,6 +116,7 @@ __all__ = [
     "fuzz_configurations",
     "load_corpus",
     "load_dependencies",
+    "load_interactions",
     "load_perft",
     "mutation_kill_rate",
     "mutation_report_markdown",

@@ -1,6 +1,7 @@
 """`gostop-conformance lint` and `coverage`: is the corpus complete and honest?
 
-lint: every cited clause exists; every normative clause is cited; every scenario passes on the
+lint: every cited clause exists; every normative clause is cited; the design of the interaction
+scenarios (scenarios/interactions.yaml) has no hole and agrees with the corpus; every scenario passes on the
 reference engine (so its actions are legal where no rejection is expected); every option value is
 exercised by a scenario whose outcome it changes (checked by flipping the option and confirming
 the scenario no longer passes on the reference engine); every statement of the seed texts is traced
@@ -12,13 +13,15 @@ observed (the clause ids the reference engine's rule-hit trace reports while run
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from gostop_conformance.harness import _dependencies as dependencies
+from gostop_conformance.harness import _interactions as interactions
 from gostop_conformance.harness._engine import ReferenceEngine
 from gostop_conformance.harness._runner import PASS, Result, run_scenario
 from gostop_conformance.harness._scenarios import Scenario
@@ -135,6 +138,7 @@ def lint(
     _option_values(passing, report, engine)
     if root is not None:
         _dependencies_current(passing, root, report, jobs)
+        report.problems += interactions.check(interactions.load(root), corpus)
     return report
 
 
@@ -305,6 +309,81 @@ def single_configurations(corpus: Sequence[Scenario], deps: dict[str, dependenci
             if stored.depends_on(name):
                 seen[f"{name} = {show_value(value)}"].add(where)
     return [(what, next(iter(places))) for what, places in sorted(seen.items()) if len(places) == 1]
+
+
+# ------------------------------------------------------------------- two players (issue 39)
+
+
+def players_of(sc: Scenario) -> int:
+    return int(sc.resolved_options["players"])
+
+
+def by_players(corpus: Sequence[Scenario]) -> dict[str, Counter[int]]:
+    """Per clause, how many scenarios cite it at each player count."""
+    out: dict[str, Counter[int]] = {cid: Counter() for cid in clauses()}
+    for sc in corpus:
+        for cid in sc.clauses:
+            out.setdefault(cid, Counter())[players_of(sc)] += 1
+    return out
+
+
+@cache
+def _two_player_rulesets() -> tuple[str, ...]:
+    return tuple(rid for rid in ruleset_ids() if load_ruleset(rid).options.players == 2)
+
+
+def applies_to_two_players(option: str, value: Any) -> bool:
+    """Whether some two-player game plays `option = value`: a named two-player ruleset takes it
+    (spec/deal.yaml and the scoring systems decide; a three-player deal layout does not)."""
+    for rid in _two_player_rulesets():
+        try:
+            load_ruleset(rid).with_overrides({option: value}, "two players")
+        except InputError:
+            continue
+        return True
+    return False
+
+
+def two_player_gaps(corpus: Sequence[Scenario], deps: Mapping[str, dependencies.Dependencies]) -> list[str]:
+    """What applies to two players but no two-player scenario pins: every clause (each applies to two
+    players: the two-player rulesets play every clause, the point-count ones under family-2p), and
+    every option value some two-player ruleset takes, unless spec/options.yaml says why it cannot
+    differ from another value with two players (`same_with_two_players`). A value is pinned by a
+    two-player scenario that runs under it and whose outcome depends on the option
+    (scenarios/dependencies.yaml)."""
+    counts = by_players(corpus)
+    gaps = [f"clause {cid}: no two-player scenario cites it" for cid in clauses() if not counts[cid][2]]
+    two = [sc for sc in corpus if players_of(sc) == 2]
+    seen: dict[str, list[Any]] = defaultdict(list)
+    for rid in ruleset_ids():
+        for key, value in load_ruleset(rid).options.as_json().items():
+            seen[key].append(value)
+    for sc in corpus:
+        for key, value in sc.resolved_options.items():
+            seen[key].append(value)
+    for key, spec in option_registry().items():
+        universe = value_universe(spec, seen[key])
+        gaps += [
+            f"spec/options.yaml: {key}: same_with_two_players names {odd!r}, not a value of the option"
+            for odd in sorted(set(spec.same_with_two_players) - {_value_key(v) for v in universe})
+        ]
+        for value in universe:
+            shown = _value_key(value)
+            if shown in spec.same_with_two_players or not applies_to_two_players(key, value):
+                continue
+            if not any(
+                _matches(spec, sc.resolved_options[key], value) and (d := deps.get(sc.id)) is not None and d.depends_on(key) for sc in two
+            ):
+                gaps.append(f"option value {key} = {shown}: no two-player scenario depends on it")
+    return gaps
+
+
+def players_lines(corpus: Sequence[Scenario]) -> list[str]:
+    """Per clause, its scenarios at two, three and four players."""
+    lines = ["clause                   2p   3p   4p"]
+    for cid, c in by_players(corpus).items():
+        lines.append(f"{cid:23} {c[2]:>4} {c[3]:>4} {c[4]:>4}")
+    return lines
 
 
 def coverage_markdown(report: CoverageReport) -> list[str]:

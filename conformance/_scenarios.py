@@ -274,9 +274,11 @@ def shard(scenarios: Sequence[Scenario], k: int, n: int) -> list[Scenario]:
 
 
 #: files under scenarios/ that are not scenario files: the retired ids, the generated option
-#: dependencies (conformance._dependencies) and the perft tables
+#: dependencies (conformance._dependencies), the design of the interaction scenarios
+#: (conformance._interactions) and the perft tables
 DEPENDENCIES_FILE: Final = "dependencies.yaml"
-NOT_SCENARIOS = ("retired.yaml", DEPENDENCIES_FILE)
+INTERACTIONS_FILE: Final = "interactions.yaml"
+NOT_SCENARIOS = ("retired.yaml", DEPENDENCIES_FILE, INTERACTIONS_FILE)
 NOT_SCENARIO_DIRS = ("perft",)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, Final, Literal
 
@@ -136,6 +136,8 @@ class OptionSpec:
     sources: tuple[str, ...]
     description: str
     value_docs: Mapping[str, str]
+    #: values two players cannot tell from another, each with why (issue 39: coverage asks no two-player scenario of them)
+    same_with_two_players: Mapping[str, str] = field(default_factory=dict)
 
     def expected(self) -> str:
         if self.type == "bool":
@@ -296,6 +298,7 @@ def option_registry() -> dict[str, OptionSpec]:
             sources=tuple(item["sources"]),
             description=item["description"],
             value_docs=docs,
+            same_with_two_players=dict(item.get("same_with_two_players", {})),
         )
         default = spec.coerce(item["default"])
         if default is None:

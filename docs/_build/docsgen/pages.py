@@ -13,6 +13,7 @@ from docsgen.glossary import terms_of_clause
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
 from docsgen.model import Model
 from gostop_conformance.harness import compress_values as compress
+from gostop_conformance.harness import default_root, load_interactions
 from gostop_conformance.spec import toggle_registry
 
 SCENARIO_IN_CODE = re.compile(r"`([a-z0-9][a-z0-9-]*)`")
@@ -370,6 +371,9 @@ def option_section(ctx: Ctx, m: Model, oid: str, scenarios: list[str]) -> str:
         + ", ".join(f"{ctx.clause_md(c)} ({md_escape(m.clauses[c].title)})" if c in m.clauses else f"`{c}`" for c in spec.clauses),
         "- **Sources:** " + ctx.sources_md(spec.sources),
     ]
+    meta += [
+        f"- **With two players** `{v}` is the same as another value: {ctx.inline(why)}" for v, why in spec.same_with_two_players.items()
+    ]
     out.append("\n".join(meta) + "\n")
     values_of: dict[str, list[str]] = {}
     for rid in m.ruleset_ids:
@@ -679,7 +683,7 @@ def scenario_file_page(m: Model, file: str) -> str:
 
 
 def conformance_page(m: Model) -> str:
-    from gostop_conformance.harness import UNTRACED, coverage, coverage_markdown, engine_factory
+    from gostop_conformance.harness import UNTRACED, coverage, coverage_by_players, coverage_markdown, engine_factory
     from gostop_conformance.harness import run_suite as run
 
     src = "conformance.md"
@@ -729,6 +733,20 @@ def conformance_page(m: Model) -> str:
         cid = line.split("`")[1] if "`" in line else ""
         linked.append(line.replace(f"`{cid}`", ctx.clause_md(cid), 1) if cid else line)
     out.append('<div class="gs-matrix-wrap gs-coverage" markdown="1">\n\n' + "\n".join(linked) + "\n\n</div>\n")
+    out.append("## By player count {#players}\n")
+    out.append(
+        "Most engines are two-player Matgo engines, so every clause and every option value that applies to two "
+        "players is pinned by a two-player scenario (`gostop-conformance coverage` fails otherwise). Scenarios "
+        "citing each clause, by the number of players of their ruleset:\n"
+    )
+    counts = coverage_by_players(m.corpus)
+    out.append(
+        table(
+            ["clause", "2 players", "3 players", "4 players"],
+            [[ctx.clause_md(cid), *(str(counts[cid][n]) if counts[cid][n] else "" for n in (2, 3, 4))] for cid in m.clauses],
+        )
+        + "\n"
+    )
     uncovered = [cid for cid in m.clauses if not any(k[0] == cid for k in cov.declared)]
     out.append("## Declared against observed {#traced}\n")
     out.append(
@@ -788,3 +806,38 @@ def mutation_md(m: Model, ctx: Ctx) -> str:
         "Measured when the site was built with `conformance._mutation.run_mutants`, as "
         f"`gostop-conformance mutants` does ({kill_rate(results):.1%}; the first killing scenario is shown).\n\n" + "\n".join(lines) + "\n"
     )
+
+
+def interactions_page(m: Model) -> str:
+    """Scenarios > Interactions: the design of scenarios/interactions.yaml as a table, rule x kind of
+    interaction -> the scenarios that show it, holes marked (issue 39)."""
+    ctx = Ctx("scenarios/interactions.md", m)
+    design = load_interactions(default_root())
+    out = [
+        GENERATED,
+        "# Interactions between rules\n",
+        "Each rule of the specification is pinned by scenarios of its own. Engines, and mutants of the "
+        "reference engine written from the rules text, go wrong where rules meet: a count of two where the "
+        "rules say once, a threshold reached exactly by the last card, the order of several events of one "
+        "turn, a tie in who did something first. These interactions are designed, not left to chance: "
+        "`scenarios/interactions.yaml` lists them, and the table below shows each with the scenarios that "
+        "show it. A row without scenarios is a hole, and `gostop-conformance lint` fails on it; a scenario "
+        "of a kind is tagged `interaction-<kind>`.\n",
+    ]
+    holes = design.holes()
+    out.append(
+        f"{len(design.rows)} interactions designed, {len(design.rows) - len(holes)} shown by scenarios, "
+        f"{len(holes)} holes; {len({s for r in design.rows for s in r.scenarios})} scenarios.\n"
+    )
+    for kind, text in design.kinds.items():
+        rows = [r for r in design.rows if r.kind == kind]
+        if not rows:
+            continue
+        out.append(f"## {kind} {{#{kind}}}\n")
+        out.append(f"{text}\n")
+        cells = [
+            [ctx.clause_md(r.clause), r.what, ", ".join(ctx.scenario_md(s) for s in r.scenarios if s in m.scenario_page) or "**hole**"]
+            for r in rows
+        ]
+        out.append(table(["rule", "interaction", "scenarios"], cells) + "\n")
+    return "\n".join(out)

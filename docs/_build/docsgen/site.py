@@ -31,6 +31,7 @@ def generated_files(m: Model) -> dict[str, str]:
     for rid in m.ruleset_ids:
         out[f"rulesets/{rid}.md"] = pages.ruleset_page(m, rid)
     out["scenarios/index.md"] = pages.scenario_index(m)
+    out["scenarios/interactions.md"] = pages.interactions_page(m)
     for file in m.scenario_files:
         out[m.page_of_file(file)] = pages.scenario_file_page(m, file)
     out["protocol.md"] = protocol.protocol_page(m)
@@ -78,7 +79,14 @@ def nav(m: Model) -> list[Any]:
         {"Cards": "cards.md"},
         {"Options": "options.md"},
         {"Rulesets": ["rulesets/index.md", {"Compared": "rulesets/compare.md"}, *({rid: f"rulesets/{rid}.md"} for rid in m.ruleset_ids)]},
-        {"Scenarios": ["scenarios/index.md", {"Scenario format": "scenario-format.md"}, *scenario_sections]},
+        {
+            "Scenarios": [
+                "scenarios/index.md",
+                {"Scenario format": "scenario-format.md"},
+                {"Interactions": "scenarios/interactions.md"},
+                *scenario_sections,
+            ]
+        },
         {
             "Engines": [
                 {"Validate your engine in an afternoon": "tutorial.md"},
