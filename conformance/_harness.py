@@ -431,12 +431,14 @@ def run_one(
     if result.outcome == UNSUPPORTED:
         record.reason = result.error
     if stdio is not None:
-        if result.outcome != PASS:
+        # stderr kept for a non-pass only: a chatty engine's log must not be copied into every record
+        # (2 KB a request took a run to 910 MB). A passing scenario leaves it to the next record that
+        # keeps it, never takes it away: with requests sent ahead the engine may already have logged
+        # the next scenario's failure, while this one's replies were being read (its first and last
+        # part are kept, however much comes before)
+        if not forget:
             stdio.stderr.settle()
-        # each scenario's own stderr, kept for a non-pass only: a chatty engine's log must not be
-        # copied into every record (2 KB a request took a run to 910 MB)
-        said = stdio.stderr.take()
-        record.stderr = "" if forget else said
+            record.stderr = stdio.stderr.take()
         exchanges = stdio.take_transcript()
         record.engine_transcript = [] if forget else exchanges
         if result.outcome in RESTART_AFTER:

@@ -106,50 +106,66 @@ class StderrBuffer:
         self.lock = threading.Lock()
         self.fd: int | None = None
 
-    def settle(self, most: float = 0.25) -> None:
-        """Wait (a little) until the drain has read what the engine has written so far: an engine
-        that logs its error and then replies must not have the log missing from the report."""
-        deadline = time.monotonic() + most
-        quiet = 0
-        while self.fd is not None and time.monotonic() < deadline:
-            try:
-                ready, _, _ = select.select([self.fd], [], [], 0)
-            except (OSError, ValueError):
-                return
-            # an empty pipe is not enough: the drain may hold a chunk it has read and not yet stored
-            # (it waits for the GIL), so the pipe must stay empty across a sleep that lets it run
-            quiet = 0 if ready else quiet + 1
-            if quiet == 2:
-                return
-            time.sleep(0.01 if ready else 0.005)
+    def settle(self) -> None:
+        """Take in what the engine has written so far: an engine that logs its error and then replies
+        must not have the log missing from the report. Its stderr was written before the reply was
+        read, so it is in the pipe or in the buffer; reading the pipe to empty here, under the lock the
+        drain reads under, leaves no chunk read and not yet stored (a wait for the drain thread would
+        depend on when the machine schedules it)."""
+        with self.lock:
+            while self.fd is not None and self._read_stored(self.fd):
+                pass
 
     def drain(self, stream: IO[bytes]) -> None:
-        self.fd = stream.fileno()
+        fd = stream.fileno()
         try:
-            self._drain(stream)
+            os.set_blocking(fd, False)
+        except (OSError, ValueError):
+            return
+        self.fd = fd
+        try:
+            while True:
+                try:
+                    select.select([fd], [], [])
+                except (OSError, ValueError):
+                    return
+                with self.lock:
+                    if self.fd is None:  # settle() has read to the end
+                        return
+                    self._read_stored(fd)  # nothing, if settle() took it meanwhile
+                    if self.fd is None:
+                        return
         finally:
-            self.fd = None  # all read: nothing for settle() to wait for
+            self.fd = None  # all read: nothing for settle() to take in
 
-    def _drain(self, stream: IO[bytes]) -> None:
-        while True:
-            try:
-                chunk = os.read(stream.fileno(), CHUNK)
-            except (OSError, ValueError):
-                return
-            if not chunk:
-                return
-            with self.lock:
-                room = self.limit // 2 - len(self.head)
-                if room > 0:
-                    self.head += chunk[:room]
-                    chunk = chunk[room:]
-                if chunk:
-                    self.tail.append(chunk)
-                    self.tail_size += len(chunk)
-                    while self.tail_size > self.limit // 2 and len(self.tail) > 1:
-                        gone = self.tail.popleft()
-                        self.tail_size -= len(gone)
-                        self.dropped += len(gone)
+    def _read_stored(self, fd: int) -> bool:
+        """Read one chunk of the pipe without waiting and store it (the lock held): False once nothing
+        is waiting; at the end of the pipe (or an error) `fd` is forgotten."""
+        try:
+            chunk = os.read(fd, CHUNK)
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            self.fd = None
+            return False
+        if not chunk:
+            self.fd = None
+            return False
+        self._store(chunk)
+        return True
+
+    def _store(self, chunk: bytes) -> None:
+        room = self.limit // 2 - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail.append(chunk)
+            self.tail_size += len(chunk)
+            while self.tail_size > self.limit // 2 and len(self.tail) > 1:
+                gone = self.tail.popleft()
+                self.tail_size -= len(gone)
+                self.dropped += len(gone)
 
     def text(self) -> str:
         with self.lock:

@@ -54,8 +54,10 @@ from gostop_conformance.spec import InputError, Options, load_ruleset, option_re
 
 Json = dict[str, Any]
 
-#: scenarios tried per option: those that separate its values best (the fewest passing values first)
+#: conclusive plays sought per option, from the scenarios that separate its values best (the fewest
+#: passing values first), tried PER_OPTION at a time and at most MAX_TRIED of them
 PER_OPTION: Final = 8
+MAX_TRIED: Final = 32
 #: random rounds played for an option no scenario decides (targeted fuzzing)
 TARGETED_ROUNDS: Final = 30
 #: the deck and the deal's shape: an engine declares them (its deals are refused otherwise); they are
@@ -343,14 +345,22 @@ def _option(
     candidates.sort(key=lambda sid: (len(dependencies[sid].passes[name]), len(dependencies[sid].passes), sid))
     candidates = _spread(candidates, lambda sid: show_value(by_id[sid].resolved_options[name]))
     items: list[_Evidence] = []
-    for sid in candidates[:PER_OPTION]:
-        sc = by_id[sid]
-        if sid not in engine_runs:
-            engine_runs[sid] = _engine_run(engine, sc)
-        transcript = engine_runs[sid]
-        if transcript:
-            items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context), sc.rules.players))
-    found = _weigh(name, items, [sid for sid in candidates[:PER_OPTION] if not engine_runs.get(sid)] + doubtful[:PER_OPTION])
+    tried = 0
+    while True:
+        for sid in candidates[tried : tried + PER_OPTION]:
+            sc = by_id[sid]
+            if sid not in engine_runs:
+                engine_runs[sid] = _engine_run(engine, sc)
+            transcript = engine_runs[sid]
+            if transcript:
+                items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context), sc.rules.players))
+        tried = min(len(candidates), tried + PER_OPTION)
+        found = _weigh(name, items, [sid for sid in candidates[:tried] if not engine_runs.get(sid)] + doubtful[:PER_OPTION])
+        # most of the best-separating scenarios may say nothing of this engine (it cannot play them,
+        # or every value fits): a value found from the few that do is checked against more, so that a
+        # rule the options do not model shows as disagreeing plays rather than as a confident value
+        if len(found.scenarios) + len(found.unexplained) >= PER_OPTION or tried >= min(len(candidates), MAX_TRIED):
+            break
     if found.values is None and base is not None and rounds:
         found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
     return found

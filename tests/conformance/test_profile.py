@@ -12,7 +12,7 @@ import pytest
 from gostop_conformance.harness import ReferenceEngine, default_root, load_corpus
 from gostop_conformance.harness import _dependencies as dependencies
 from gostop_conformance.harness._dependencies import probe_values
-from gostop_conformance.harness._profile import HARNESS_ONLY, STRUCTURAL, _option, declaration, profile, table
+from gostop_conformance.harness._profile import HARNESS_ONLY, PER_OPTION, STRUCTURAL, _option, declaration, profile, table
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.spec import option_registry
 from tests.conftest import needs_interpreted
@@ -130,7 +130,8 @@ def test_a_difference_elsewhere_says_nothing_of_an_option() -> None:
     found = {p.option: p for p in profile(engine, CORPUS, STORED, ["jjok_steal", "pi_bak_max_units"])}
     assert found["jjok_steal"].values == (0,)
     both = found["pi_bak_max_units"]
-    assert both.values is not None and 0 in both.values and len(both.scenarios) > len(alone.scenarios), both.confidence
+    # the plays set aside alone are conclusive once jjok_steal is known
+    assert both.values is not None and 0 in both.values and len(both.elsewhere) < len(alone.elsewhere), both.confidence
 
 
 def test_the_reference_engine_plays_every_option_it_is_sent() -> None:
@@ -245,3 +246,14 @@ def test_a_scenario_that_depends_on_an_undeclared_option_is_no_evidence() -> Non
     [found] = profile(Forced("jjok_steal", 0), CORPUS, STORED, ["jjok_steal"], undeclared=undeclared)
     assert not (set(found.scenarios) | set(found.unexplained)) & both
     assert set(found.inconclusive) & both
+
+
+def test_a_value_found_by_few_plays_is_checked_against_more() -> None:
+    """The scenarios that separate an option's values best may say nothing of an engine (every value
+    fits, or it cannot play them): the search goes on past the first PER_OPTION until as many plays
+    conclude (go-stop-python's dual_role_mode was a confident fixed_animal from two plays of eight,
+    where more showed a rule no value models)."""
+    engine = Forced("dual_role_mode", "fixed_animal")
+    found = _option(engine, "dual_role_mode", BY_ID, STORED, None, 0, {}, {})
+    assert found.values == ("fixed_animal",) and len(found.scenarios) >= PER_OPTION, found.confidence
+    assert len(found.scenarios) + len(found.inconclusive) > PER_OPTION
