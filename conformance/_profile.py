@@ -435,8 +435,11 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
         # house value of the option to find (several values sent tell it apart)
         found.follows = always_own and len(sent) > 1
         _decide(found, conclusive, values_of)
-        # more plays fit no value at all than fit one: the evidence disagrees, whatever the majority says
-        found.inconsistent = found.inconsistent or (len(found.unexplained) > len(found.scenarios) and not found.follows)
+        # a play that fits no value where this option's values differ contradicts the value found as
+        # much as a play that fits another value does: the engine plays a rule the option does not
+        # model (go-stop-python's hand_chongtong, asked once before the first turn, fits
+        # instant_win_or_continue where the holder declares at once and no value where it waits)
+        found.inconsistent = found.inconsistent or (bool(found.unexplained) and not found.follows)
     return found
 
 

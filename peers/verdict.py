@@ -185,7 +185,13 @@ def declared(hello: dict[str, Any], option: str) -> dict[int, Any]:
     out: dict[int, Any] = {}
     for configuration in parse_declaration(hello).configurations:
         if configuration.base is not None:
-            out[load_ruleset(configuration.base).options.players] = configuration.of(option)
+            rules = load_ruleset(configuration.base).options
+            support = configuration.of(option)
+            if isinstance(support, tuple):
+                # the symbol `threshold` (chongtong_points, three_ppeok_win) is the go_threshold of the
+                # ruleset: a profile that finds 7 with two players finds what it declares
+                support = (*support, *(rules.go_threshold for v in support if v == "threshold"))
+            out[rules.players] = support
     return out
 
 
