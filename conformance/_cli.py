@@ -754,8 +754,10 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _undeclared(hello: dict[str, Any], corpus: Sequence[Any], stored: Mapping[str, Any]) -> dict[str, frozenset[str]]:
-    """Per scenario, the options the engine's hello leaves unsupported or unknown where it runs
-    (nothing for a hello whose declaration is not valid: the profile is how to find one)."""
+    """Per scenario, the options whose value there the engine's hello does not declare: unsupported,
+    unknown, or declared with other values only (the engine plays another value of them, so the
+    scenario says nothing of a third option); nothing for a hello whose declaration is not valid:
+    the profile is how to find one."""
     try:
         verdicts = Verdicts(parse(hello), stored)
     except DeclarationError:
@@ -763,7 +765,7 @@ def _undeclared(hello: dict[str, Any], corpus: Sequence[Any], stored: Mapping[st
     out: dict[str, frozenset[str]] = {}
     for sc in corpus:
         v = verdicts.of(sc)
-        out[sc.id] = v.scenario.unjudged if v.scenario is not None else frozenset(n.option for n in v.needs if n.declared is None)
+        out[sc.id] = v.scenario.unjudged if v.scenario is not None else frozenset(n.option for n in v.needs)
     return out
 
 

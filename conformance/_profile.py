@@ -103,6 +103,9 @@ class OptionProfile:
     #: per player count, the values most of its conclusive plays fit (what an inconsistent finding
     #: is checked against a declaration by)
     majority: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    #: per player count, the values each conclusive play fits (what an engine's own declaration is
+    #: weighed by where the evidence is inconsistent)
+    fits: dict[int, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
 
     @property
     def verdict(self) -> str:
@@ -460,6 +463,8 @@ def _decide(found: OptionProfile, conclusive: Sequence[tuple[int, set[str]]], va
     found.players = tuple(counts)
     per_count = {n: _majority([fits for m, fits in conclusive if m == n], order) for n in counts}
     found.majority = {n: tuple(values_of[k] for k in winners) for n, (winners, _) in per_count.items()}
+    for n in counts:
+        found.fits[n] = tuple(tuple(values_of[k] for k in order if k in fits) for m, fits in conclusive if m == n)
     if len(counts) > 1 and all(per_count[n][1] == sum(m == n for m, _ in conclusive) for n in counts):
         winners = {n: set(per_count[n][0]) for n in counts}
         if not set.intersection(*winners.values()):
@@ -602,8 +607,12 @@ def declaration(found: Sequence[OptionProfile], bases: Sequence[str] | str, hell
                 # plays agree with it, and is doubted (unsupported) where they do not
                 mine = _claimed(hello, base)
                 claimed = mine.get(p.option, [own[p.option]])
-                likely = p.majority.get(own["players"], p.values or ())
-                agrees = claimed == "all" or (isinstance(claimed, list) and any(_same(v, c) for v in likely for c in claimed))
+                # "most plays": more than half of this player count's conclusive plays fit one of the
+                # values the engine claims, even where another value fits more (a value that fits every
+                # play, as an empty set often does, would otherwise outvote a claim most plays confirm)
+                plays = p.fits.get(own["players"], ())
+                confirmed = sum(any(_same(v, c) for v in fits for c in claimed) for fits in plays) if isinstance(claimed, list) else 0
+                agrees = claimed == "all" or 2 * confirmed > len(plays)
                 if hello and agrees:
                     if p.option in mine:
                         exceptions[p.option] = mine[p.option]

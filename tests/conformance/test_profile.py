@@ -257,3 +257,50 @@ def test_a_value_found_by_few_plays_is_checked_against_more() -> None:
     found = _option(engine, "dual_role_mode", BY_ID, STORED, None, 0, {}, {})
     assert found.values == ("fixed_animal",) and len(found.scenarios) >= PER_OPTION, found.confidence
     assert len(found.scenarios) + len(found.inconclusive) > PER_OPTION
+
+
+def test_inconsistent_evidence_keeps_a_claim_most_plays_fit() -> None:
+    """The engine's own value stands where more than half of the plays fit it, even when another
+    value fits more of them (an empty set of dual-role cards fits every play where the cup is never
+    moved); it is doubted where most plays do not fit it. gostop-ts's profile declared
+    dual_role_cards unsupported with three players, where two of three plays fit its own value."""
+    from gostop_conformance.harness._profile import OptionProfile
+
+    def found(cup_votes: int) -> OptionProfile:
+        return OptionProfile(
+            "dual_role_cards",
+            ([],),
+            scenarios=["a", "b", "c"],
+            inconsistent=True,
+            players=(3,),
+            majority={3: ([],)},
+            fits={3: tuple(([], ["m09-animal"]) if i < cup_votes else ([],) for i in range(3))},
+        )
+
+    hello = {"rulesets": ["standard-3p"]}
+    assert declaration([found(2)], "standard-3p", hello) == {"rulesets": ["standard-3p"]}
+    assert declaration([found(1)], "standard-3p", hello) == {
+        "rulesets": [{"id": "standard-3p", "options": {"dual_role_cards": "unsupported"}}]
+    }
+
+
+def test_a_claim_of_several_values_counts_every_play_that_fits_one() -> None:
+    """gostop-ts claims gwang_bak true and false (its option); two plays, one fitting each, confirm
+    the claim."""
+    from gostop_conformance.harness._profile import OptionProfile
+
+    split = OptionProfile("gwang_bak", (True,), scenarios=["a", "b"], inconsistent=True, players=(2,), fits={2: ((False,), (True,))})
+    hello = {"rulesets": [{"id": "matgo-2p", "options": {"gwang_bak": [True, False]}}]}
+    assert declaration([split], "matgo-2p", hello) == hello
+
+
+def test_an_option_declared_with_other_values_makes_a_scenario_no_evidence() -> None:
+    """A scenario under dual_role_mode fixed_double_junk, for an engine that declares only auto_best:
+    the engine plays another value of it there, so the scenario says nothing of dual_role_cards
+    (gostop-ts's profile doubted its own dual_role_cards with three players from such plays)."""
+    from gostop_conformance.harness._cli import _undeclared
+
+    hello = {"rulesets": [{"id": "standard-3p", "options": {"dual_role_mode": ["auto_best"]}}]}
+    doubtful = _undeclared(hello, CORPUS, STORED)
+    assert "dual_role_mode" in doubtful["scoring-dual-fixed-double-junk"]
+    assert not doubtful[next(sid for sid, sc in BY_ID.items() if sc.ruleset == "standard-3p" and not sc.options and sid in STORED)]
