@@ -3,7 +3,7 @@ of README.md (`make bench`).
 
     python benchmarks/run.py [--quick]
 
-Prints the figure lines of rounds.py, perft.py, harness.py, fuzz.py and floor.py, each followed by `peak_rss_mb`
+Prints the figure lines of rounds.py, perft.py, harness.py, fuzz.py, lint.py and floor.py, each followed by `peak_rss_mb`
 of its process (harness.py reports its engine processes itself), and `calibration_loop_ns`
 (see _common.py) before and after. `--quick`
 runs each figure 3 times on smaller inputs, to check that everything runs (CI does not time).
@@ -42,6 +42,7 @@ def main() -> None:
     run("perft.py", *repeat, "--depth", "4" if args.quick else "5")
     run("harness.py", *repeat)
     run("fuzz.py", *repeat, "--games", "100" if args.quick else "500")
+    run("lint.py", *repeat, *(["--area", "capture"] if args.quick else []))
     # the floor, built as the engine is: compiled by mypyc beside the compiled engine
     floor = ["--pairs", repeat[1], "--rounds", "200" if args.quick else "2000"]
     run("floor.py", *floor, *(["--mypyc"] if BUILD == "compiled" else []))

@@ -23,6 +23,7 @@ from typing import Any, Final
 from gostop_conformance.harness import _bounds as bounds
 from gostop_conformance.harness import _compat as compat
 from gostop_conformance.harness import _dependencies as dependencies
+from gostop_conformance.harness import _derivecache as derivecache
 from gostop_conformance.harness import _profile as profiles
 from gostop_conformance.harness import _saved as saved
 from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, unlocks
@@ -94,6 +95,10 @@ TIMEOUT_HELP = f"seconds to wait for each reply (default {DEFAULT_TIMEOUT:g})"
 STARTUP_HELP = f"seconds to wait for the hello reply (default {DEFAULT_STARTUP_TIMEOUT:g})"
 PIPELINE_HELP = f"requests sent before their replies are read (default {DEFAULT_PIPELINE}; 0: wait for each reply)"
 FORCE_JOBS_HELP = "allow --jobs above this machine's cores (an engine that mostly waits)"
+NO_CACHE_HELP = (
+    "derive every scenario's option dependencies again (default: reuse what the cache holds for the same "
+    "scenario, spec and code; $GOSTOP_CACHE_DIR, else ~/.cache/gostop-conformance)"
+)
 JOBS_HELP = "worker processes, each with an engine of its own (default 1; 0: every core); the report does not depend on it"
 
 
@@ -158,12 +163,14 @@ def _parser() -> argparse.ArgumentParser:
     lint_p.add_argument(
         "--seeds", type=Path, default=None, help="folder of the seed texts the quotes of spec/traceability.yaml are checked in"
     )
+    lint_p.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     dep = sub.add_parser("dependencies", help="derive which options each scenario's outcome depends on (scenarios/dependencies.yaml)")
     dep.add_argument("--scenarios", type=Path, default=None)
     dep.add_argument("--write", action="store_true", help="write <scenarios>/dependencies.yaml")
     dep.add_argument("--id", action="append", default=[], help="print the dependencies of this scenario (repeatable)")
     dep.add_argument("--jobs", type=int, default=0, help="processes (default: every core); the result does not depend on it")
     dep.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
+    dep.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     cov = sub.add_parser("coverage", help="clause x ruleset x polarity: declared by scenarios against observed in the rule-hit trace")
     cov.add_argument("--scenarios", type=Path, default=None)
     cov.add_argument("--markdown", type=Path, default=None, help="also write the table as markdown")
@@ -539,7 +546,7 @@ def _lint(args: argparse.Namespace) -> int:
     jobs = bounds.jobs(args.jobs, force=args.force_jobs)
     root = args.scenarios or default_root()
     corpus = load_corpus(root)
-    report = lint(corpus, root, jobs, args.seeds)
+    report = lint(corpus, root, jobs, args.seeds, cache=None if args.no_cache else derivecache.default_dir())
     for problem in report.problems:
         print(f"lint: {problem}")
     for note in report.notes:
@@ -562,7 +569,7 @@ def _dependencies(args: argparse.Namespace) -> int:
     if unknown:
         raise InputError("--id", f"no scenario {unknown[0]!r} under {root}")
     chosen = [sc for sc in corpus if sc.id in args.id] if args.id else corpus
-    found = dependencies.derive_all(chosen, root, jobs)
+    found = dependencies.derive_all(chosen, root, jobs, None if args.no_cache else derivecache.default_dir())
     if args.write:
         path = root / dependencies.FILE_NAME
         dependencies.write(path, found)

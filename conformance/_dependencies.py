@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
+from gostop_conformance.harness import _derivecache as derivecache
 from gostop_conformance.harness._engine import ReferenceEngine
 from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._runner import PASS, run_scenario
@@ -165,15 +166,27 @@ def _derive_id(scenario_id: str) -> tuple[str, Dependencies]:
     return scenario_id, derive(_WORKER_CORPUS[scenario_id])
 
 
-def derive_all(corpus: Sequence[Scenario], root: Path, jobs: int | None = None) -> dict[str, Dependencies]:
+def derive_all(corpus: Sequence[Scenario], root: Path, jobs: int | None = None, cache: Path | None = None) -> dict[str, Dependencies]:
     """Every scenario's dependencies, in corpus order, on `jobs` processes (default: every core);
-    the result does not depend on the number of processes."""
+    the result does not depend on the number of processes. With a `cache` folder
+    (conformance._derivecache), a scenario whose digest is there for the same spec and code is
+    not derived again, and what was derived is stored there."""
+    known = _cached(derivecache.path_in(cache)) if cache is not None else {}
+    hits = {
+        sc.id: known[sc.id] for sc in corpus if isinstance(known.get(sc.id), Dependencies) and known[sc.id].digest == scenario_digest(sc)
+    }
+    todo = [sc for sc in corpus if sc.id not in hits]
     jobs = jobs or os.cpu_count() or 1
-    if jobs == 1 or len(corpus) < 8:
-        return {sc.id: derive(sc) for sc in corpus}
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(str(root),)) as pool:
-        found = dict(pool.map(_derive_id, [sc.id for sc in corpus], chunksize=8))
-    return {sc.id: found[sc.id] for sc in corpus}
+    if jobs == 1 or len(todo) < 8:
+        found = {sc.id: derive(sc) for sc in todo}
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(str(root),)) as pool:
+            found = dict(pool.map(_derive_id, [sc.id for sc in todo], chunksize=8))
+    out = {sc.id: hits[sc.id] if sc.id in hits else found[sc.id] for sc in corpus}
+    if cache is not None and todo:
+        kept = {sid: dep for sid, dep in known.items() if sid not in out}
+        derivecache.write(cache, dump({**kept, **out}))
+    return out
 
 
 # ---------------------------------------------------------------- the stored file
@@ -251,12 +264,25 @@ def _check_values(located: Located, at: list[str | int], option: str, values: tu
             raise InputError(located.where([*at, k]), f"{value!r} is not a value of {option}: expected {spec.expected()}")
 
 
+def _cached(path: Path) -> dict[str, Dependencies]:
+    """The derivations a cache file holds; none when it cannot be read (derived again, never trusted)."""
+    try:
+        return load_file(path, str(path)) if path.is_file() else {}
+    except (InputError, OSError, ValueError):
+        return {}
+
+
 def load(root: Path) -> dict[str, Dependencies]:
     """The stored dependencies of the corpus at `root` (empty when it has no file)."""
     path = root / FILE_NAME
     if not path.exists():
         return {}
-    located = load_yaml(path, f"{root.name}/{FILE_NAME}")
+    return load_file(path, f"{root.name}/{FILE_NAME}")
+
+
+def load_file(path: Path, display: str) -> dict[str, Dependencies]:
+    """Dependencies in the format of the stored file (also the cache's, conformance._derivecache)."""
+    located = load_yaml(path, display)
     data = located.data
     entries = data.get("scenarios") if isinstance(data, dict) else None
     if not isinstance(entries, dict):
@@ -278,9 +304,12 @@ def load(root: Path) -> dict[str, Dependencies]:
     return out
 
 
-def stale(corpus: Sequence[Scenario], stored: Mapping[str, Dependencies], root: Path, jobs: int | None = None) -> list[str]:
-    """Why the stored file is out of date, derived again from scratch: one line per scenario."""
-    fresh = derive_all(corpus, root, jobs)
+def stale(
+    corpus: Sequence[Scenario], stored: Mapping[str, Dependencies], root: Path, jobs: int | None = None, cache: Path | None = None
+) -> list[str]:
+    """Why the stored file is out of date, derived again (from scratch, or what `cache` does not
+    hold): one line per scenario."""
+    fresh = derive_all(corpus, root, jobs, cache)
     problems = [f"{sid}: not in {FILE_NAME}" for sid in fresh if sid not in stored]
     problems += [f"{sid}: in {FILE_NAME} but not in the corpus" for sid in stored if sid not in fresh]
     for sid, dep in fresh.items():

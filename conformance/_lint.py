@@ -99,9 +99,11 @@ def lint(
     jobs: int | None = None,
     seeds: Path | None = None,
     table: Traceability | None = None,
+    cache: Path | None = None,
 ) -> LintReport:
     """Every check of the module docstring; with `root`, also that the corpus's stored option
-    dependencies (conformance._dependencies) are current, derived again on `jobs` processes. The
+    dependencies (conformance._dependencies) are current, derived again on `jobs` processes (what
+    the `cache` folder does not hold for this spec and code, conformance._derivecache). The
     traceability `table` (default spec/traceability.yaml) has its quotes checked against the seed
     texts in `seeds`, or wherever they are found."""
     report = LintReport()
@@ -137,7 +139,7 @@ def lint(
             passing.append(sc)
     _option_values(passing, report, engine)
     if root is not None:
-        _dependencies_current(passing, root, report, jobs)
+        _dependencies_current(passing, root, report, jobs, cache)
         report.problems += interactions.check(interactions.load(root), corpus)
     return report
 
@@ -158,12 +160,12 @@ def binds(sc: Scenario) -> bool:
     return False
 
 
-def _dependencies_current(corpus: Sequence[Scenario], root: Path, report: LintReport, jobs: int | None) -> None:
+def _dependencies_current(corpus: Sequence[Scenario], root: Path, report: LintReport, jobs: int | None, cache: Path | None) -> None:
     path = root / dependencies.FILE_NAME
     if not path.exists():
         report.problems.append(f"{path}: missing; write it with `gostop-conformance dependencies --write`")
         return
-    stale = dependencies.stale(corpus, dependencies.load(root), root, jobs)
+    stale = dependencies.stale(corpus, dependencies.load(root), root, jobs, cache)
     report.problems += [f"{path}: stale: {line}" for line in stale[:20]]
     if len(stale) > 20:
         report.problems.append(f"{path}: stale: ... and {len(stale) - 20} more scenarios")

@@ -21,7 +21,13 @@ needs_compiled: Final = pytest.mark.skipif(BUILD != "compiled", reason="a check 
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """GOSTOP_EXPECT_BUILD (make test-compiled): a run meant for one build never passes on the other."""
+    """GOSTOP_EXPECT_BUILD (make test-compiled): a run meant for one build never passes on the other.
+    The cache of derived dependencies (conformance/_derivecache.py) of the commands the tests run is
+    a folder of the session's own, never the user's."""
+    if "GOSTOP_CACHE_DIR" not in os.environ:
+        import tempfile
+
+        os.environ["GOSTOP_CACHE_DIR"] = tempfile.mkdtemp(prefix="gostop-test-cache-")
     expected = os.environ.get("GOSTOP_EXPECT_BUILD")
     if expected and expected != BUILD:
         raise pytest.UsageError(f"GOSTOP_EXPECT_BUILD={expected}, but the engine imported from {Round.__module__} is {BUILD}")
