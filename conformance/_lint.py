@@ -173,8 +173,8 @@ def _dependencies_current(corpus: Sequence[Scenario], root: Path, report: LintRe
         report.problems.append(f"{path}: write it again with `gostop-conformance dependencies --write`")
 
 
-def _option_values(corpus: Sequence[Scenario], report: LintReport, engine: ReferenceEngine) -> None:
-    registry = option_registry()
+def _values_seen(corpus: Sequence[Scenario]) -> dict[str, list[Any]]:
+    """Per option, every value a named ruleset or a scenario of `corpus` plays (value_universe's `seen`)."""
     seen: dict[str, list[Any]] = defaultdict(list)
     for rid in ruleset_ids():
         for key, value in load_ruleset(rid).options.as_json().items():
@@ -182,6 +182,12 @@ def _option_values(corpus: Sequence[Scenario], report: LintReport, engine: Refer
     for sc in corpus:
         for key, value in sc.resolved_options.items():
             seen[key].append(value)
+    return seen
+
+
+def _option_values(corpus: Sequence[Scenario], report: LintReport, engine: ReferenceEngine) -> None:
+    registry = option_registry()
+    seen = _values_seen(corpus)
     for key, spec in registry.items():
         universe = value_universe(spec, seen[key])
         for value in universe:
@@ -356,13 +362,7 @@ def two_player_gaps(corpus: Sequence[Scenario], deps: Mapping[str, dependencies.
     counts = by_players(corpus)
     gaps = [f"clause {cid}: no two-player scenario cites it" for cid in clauses() if not counts[cid][2]]
     two = [sc for sc in corpus if players_of(sc) == 2]
-    seen: dict[str, list[Any]] = defaultdict(list)
-    for rid in ruleset_ids():
-        for key, value in load_ruleset(rid).options.as_json().items():
-            seen[key].append(value)
-    for sc in corpus:
-        for key, value in sc.resolved_options.items():
-            seen[key].append(value)
+    seen = _values_seen(corpus)
     for key, spec in option_registry().items():
         universe = value_universe(spec, seen[key])
         gaps += [
