@@ -34,27 +34,11 @@ from pathlib import Path
 from gostop_conformance.harness._saved import read
 from gostop_conformance.harness._scenarios import default_root, load_corpus, select
 from gostop_conformance.spec import InputError
+from tests.conformance.test_faults import RUNNER  # the harness in a process of its own, reporting its peak memory
 
 FAKES = Path(__file__).parent / "fakes"
 ENGINE = FAKES / "mutating_engine.py"
 LAUNCHER = FAKES / "zygote_launcher.py"
-#: the harness in a process of its own, as `gostop-conformance` runs (the runner of test_faults.py),
-#: reporting its peak memory when it ends
-RUNNER = (
-    "import sys\n"
-    "from gostop_conformance.harness._entry import main\n"
-    "def peak_kb():\n"
-    "    try:\n"
-    "        with open('/proc/self/status', encoding='ascii') as f:\n"
-    "            return next(int(l.split()[1]) for l in f if l.startswith('VmHWM:'))\n"
-    "    except (OSError, StopIteration):\n"
-    "        return 0\n"
-    "try:\n"
-    "    status = main(sys.argv[1:])\n"
-    "finally:\n"
-    "    print('peak-kb', peak_kb(), file=sys.stderr)\n"
-    "sys.exit(status)\n"
-)
 #: the harness's bounds in each run: seconds for each reply, for the hello
 TIMEOUT = 2.0
 STARTUP_TIMEOUT = 5.0

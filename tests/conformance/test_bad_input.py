@@ -29,14 +29,6 @@ from tests.conformance.test_stdio_harness import CORPUS, FAKE
 PYTHON = sys.executable
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "scenarios" / "harness"
-    folder.mkdir(parents=True)
-    (folder / "h.yaml").write_text(CORPUS, encoding="utf-8")
-    return tmp_path / "scenarios"
-
-
 def engine(mode: str, *extra: str) -> str:
     return " ".join([PYTHON, str(FAKE), mode, *extra])
 

@@ -16,14 +16,6 @@ from tests.conformance.test_faults import RUNNER
 from tests.conformance.test_stdio_harness import CORPUS, FAKE
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "scenarios" / "harness"
-    folder.mkdir(parents=True)
-    (folder / "h.yaml").write_text(CORPUS, encoding="utf-8")
-    return tmp_path / "scenarios"
-
-
 def cli(*args: str) -> int:
     return main(["run", "-q", *args])
 
