@@ -39,6 +39,7 @@ from gostop_conformance.harness._fuzz import (
     write_scenarios,
 )
 from gostop_conformance.harness._harness import RunReport, engine_factory, load_ledger, run
+from gostop_conformance.harness._interrupts import Interrupts
 from gostop_conformance.harness._jobs import StdioSpawn
 from gostop_conformance.harness._lint import (
     coverage,
@@ -233,7 +234,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _main(argv: Sequence[str] | None = None) -> int:
+def _main(argv: Sequence[str] | None = None, interrupts: Interrupts | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     args.engine_option = "--engine"
@@ -242,53 +243,61 @@ def _main(argv: Sequence[str] | None = None) -> int:
         args.engine = os.environ[ENGINE_VARIABLE]
         args.engine_option = f"${ENGINE_VARIABLE}"
     # SIGTERM (a CI job cancelled) stops a command as Ctrl-C does: a run ends its engines, writes its
-    # reports and marks the rest NOT_RUN; any other command stops without a traceback
-    args.signals = []
-    main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: _interrupt(args.signals, signum)) if main_thread else None
+    # reports and marks the rest NOT_RUN; any other command stops without a traceback. The console
+    # script hands over the handlers it set for the whole process; a caller in process gets its own,
+    # restored afterwards.
+    own = interrupts is None and threading.current_thread() is threading.main_thread()
+    args.interrupts = interrupts = interrupts or Interrupts()
+    previous = signal.signal(signal.SIGTERM, interrupts) if own else None
     try:
-        if args.command == "rulesets":
-            for rid in ruleset_ids():
-                rs = load_ruleset(rid)
-                print(f"{rid:18} {rs.hash}  {rs.title}")
-            return EXIT_OK
-        if args.command == "smoke":
-            return _smoke(args)
-        if args.command == "support":
-            return _support(args)
-        if args.command == "lint":
-            return _lint(args)
-        if args.command == "dependencies":
-            return _dependencies(args)
-        if args.command == "coverage":
-            return _coverage(args)
-        if args.command == "mutants":
-            return _mutants(args)
-        if args.command == "fuzz":
-            return _fuzz(args)
-        if args.command == "perft":
-            return _perft(args)
-        if args.command == "summary":
-            return _summary(args)
-        if args.command == "ledger":
-            return _ledger(args)
-        if args.command == "profile":
-            return _profile(args)
-        if args.command == "report":
-            runs = [saved.read(path) for path in args.reports]
-            written = compat.write(writable_dir("--out", args.out), runs)
-            print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
-            return EXIT_OK
-        return _run(args)
+        code = _dispatch(args)
+        interrupts.disarm()  # the result stands
+        return code
     except InputError as exc:
         print(f"gostop-conformance: error: {terminal_safe(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("gostop-conformance: interrupted", file=sys.stderr)
-        return 128 + (args.signals[0] if args.signals else signal.SIGINT)
+        return interrupts.exit_code()
     finally:
-        if main_thread:
+        if own:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "rulesets":
+        for rid in ruleset_ids():
+            rs = load_ruleset(rid)
+            print(f"{rid:18} {rs.hash}  {rs.title}")
+        return EXIT_OK
+    if args.command == "smoke":
+        return _smoke(args)
+    if args.command == "support":
+        return _support(args)
+    if args.command == "lint":
+        return _lint(args)
+    if args.command == "dependencies":
+        return _dependencies(args)
+    if args.command == "coverage":
+        return _coverage(args)
+    if args.command == "mutants":
+        return _mutants(args)
+    if args.command == "fuzz":
+        return _fuzz(args)
+    if args.command == "perft":
+        return _perft(args)
+    if args.command == "summary":
+        return _summary(args)
+    if args.command == "ledger":
+        return _ledger(args)
+    if args.command == "profile":
+        return _profile(args)
+    if args.command == "report":
+        runs = [saved.read(path) for path in args.reports]
+        written = compat.write(writable_dir("--out", args.out), runs)
+        print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
+        return EXIT_OK
+    return _run(args)
 
 
 def _shard(spec: str | None) -> tuple[int, int] | None:
@@ -364,6 +373,9 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
         return EXIT_FAIL
     finally:
         live.close()
+    # from here on the result stands, complete or interrupted: a signal no longer stops the writing
+    # of its reports, and the exit status is what they say
+    args.interrupts.disarm()
     report.name = args.label
     if report.aborted:
         print(f"gostop-conformance: {terminal_safe(report.aborted)}", file=sys.stderr)
@@ -376,7 +388,7 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
     if lost is not None:  # the verdict is printed above; a run whose reports are lost is never green
         print(f"gostop-conformance: error: {lost}", file=sys.stderr)
     if not report.complete:  # interrupted: the shell's convention, 128 + the signal
-        return 128 + (args.signals[0] if args.signals else signal.SIGINT)
+        return int(args.interrupts.exit_code())
     return EXIT_OK if report.ok() and lost is None else EXIT_FAIL
 
 
@@ -396,11 +408,6 @@ def _write_reports(report: RunReport, out: Path, root: Path, timing: bool) -> st
         f"reports: {out}/report.jsonl, {out}/junit.xml, {out}/summary.md" + (f", {len(repro)} reproducers in {out}/repro/" if repro else "")
     )
     return None
-
-
-def _interrupt(seen: list[int], signum: int) -> None:
-    seen.append(signum)
-    raise KeyboardInterrupt
 
 
 def _min_checked(spec: str, selected: int) -> int:
@@ -856,7 +863,7 @@ def _progress(done: int, total: int) -> None:
     print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, interrupts: Interrupts | None = None) -> int:
     # an engine's text (its error messages, its name, a value in its replies) reaches the console, and
     # may hold characters the console's encoding cannot (a Latin-1 locale, PYTHONIOENCODING=ascii, a
     # redirected Windows console): they are shown escaped, never a UnicodeEncodeError that ends the
@@ -867,7 +874,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if reconfigure is not None and errors == "strict":
         reconfigure(errors="backslashreplace")
     try:
-        return run_guarded(_main, argv)
+        return run_guarded(lambda a: _main(a, interrupts), argv)
     finally:
         if reconfigure is not None and errors == "strict":
             with contextlib.suppress(ValueError):  # closed meanwhile

@@ -1,7 +1,11 @@
 """`gostop-conformance` from its first moment: the command line's own module takes a third of a
 second to import, and a signal in that time must neither print a traceback nor leave an earlier
 run's green reports looking current. So before importing it, this module turns SIGTERM into
-the same clean stop as Ctrl-C, and empties the report folder a `run` will write."""
+the same clean stop as Ctrl-C, and empties the report folder a `run` will write.
+
+The process is the command's own: the handlers set here stay for its whole life (the command
+disarms them once its result stands), never the default, which would let a signal that lands
+after the reports are written kill the process with a status that contradicts them."""
 
 from __future__ import annotations
 
@@ -13,26 +17,28 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from gostop_conformance.harness._interrupts import Interrupts
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    received: list[int] = []
-
-    def stop(signum: int, frame: object) -> None:
-        received.append(signum)
-        raise KeyboardInterrupt
-
-    main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
-    previous = signal.signal(signal.SIGTERM, stop) if main_thread else None
+    interrupts = Interrupts()
+    if threading.current_thread() is threading.main_thread():  # only there can a handler be set
+        signal.signal(signal.SIGTERM, interrupts)
+        signal.signal(signal.SIGINT, interrupts)
     try:
         _invalidate_reports(sys.argv[1:] if argv is None else list(argv))
         from gostop_conformance.harness._cli import main as command
     except KeyboardInterrupt:
         print("gostop-conformance: interrupted", file=sys.stderr)
-        return 128 + (received[0] if received else signal.SIGINT)
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
-    return command(argv)
+        return interrupts.exit_code()
+    code = command(argv, interrupts=interrupts)
+    if threading.current_thread() is threading.main_thread():
+        # the interpreter's shutdown puts back the default disposition of every Python handler
+        # (which would let a late signal kill the process whose reports say it finished), but
+        # leaves an ignored signal ignored
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code
 
 
 def _invalidate_reports(argv: list[str]) -> None:
