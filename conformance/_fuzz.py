@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import functools
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -31,8 +33,9 @@ from typing import Any, Final
 import yaml
 
 from gostop_conformance.harness import _jobs
-from gostop_conformance.harness._compare import Mismatch, card_class, pile_class
+from gostop_conformance.harness._compare import Mismatch
 from gostop_conformance.harness._declaration import ANY, Declaration
+from gostop_conformance.harness._differ import PLAYER_FIELDS, first_difference, normal_legal, player_states, same_legal
 from gostop_conformance.harness._engine import Engine, EngineError, planned
 from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._trace import NEVER_TRACED, cited
@@ -53,8 +56,6 @@ EXPLORE: Final = 0.25
 #: whether the run compares the event log too (`fuzz --event-log`); scenarios hold it against an
 #: engine only when it is their subject, so by default the fuzzer does not either
 EVENT_LOG: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("event_log", default=False)
-#: the player-state fields compared when both engines report them
-PLAYER_FIELDS: Final = ("ppeoks", "gos", "skip_credits", "shaken_months", "bombs")
 
 
 @dataclass(frozen=True)
@@ -126,11 +127,19 @@ class Case:
     reserve: tuple[str, ...] = ()
 
     def ruleset_json(self) -> Json:
-        rs = load_ruleset(self.ruleset).with_overrides(self.options, "fuzz")
-        return {"id": rs.id, "options": rs.options.as_json()}
+        return _overridden(self.ruleset, json.dumps(self.options, sort_keys=True))[1]
 
     def rules(self) -> Options:
-        return load_ruleset(self.ruleset).with_overrides(self.options, "fuzz").options
+        return _overridden(self.ruleset, json.dumps(self.options, sort_keys=True))[0]
+
+
+@functools.lru_cache(maxsize=1024)
+def _overridden(ruleset: str, overrides: str) -> tuple[Options, Json]:
+    """A ruleset with overrides (given as sorted JSON text), its options and the protocol's ruleset
+    object: a run draws the same few combinations again and again, and resolving one costs as much
+    as the reference's playing a round."""
+    rs = load_ruleset(ruleset).with_overrides(json.loads(overrides), "fuzz")
+    return rs.options, {"id": rs.id, "options": rs.options.as_json()}
 
 
 @dataclass
@@ -223,10 +232,10 @@ def random_case(seed: int, configs: Sequence[FuzzConfig], unseen: set[str] | Non
         values = cfg.values[name]
         overrides[name] = values[rng.below(len(values))]
     try:
-        options = rs.with_overrides(overrides, "fuzz").options
+        options = _overridden(cfg.base, json.dumps(overrides, sort_keys=True))[0]
     except InputError:  # values that do not go together: the forced ones alone
         overrides = {k: v for k, v in overrides.items() if cfg.values[k][0] != own[k]}
-        options = rs.with_overrides(overrides, "fuzz").options
+        options = _overridden(cfg.base, json.dumps(overrides, sort_keys=True))[0]
     dealer = rng.below(options.players)
     deal = seeded_deal(options, rng, dealer=dealer).to_json()
     reserve: tuple[str, ...] = ()
@@ -317,95 +326,64 @@ def guide(case: Case, reference: JsonEngine, seen: set[str], seed: int) -> Case:
     return Case(case.ruleset, case.deal, choices, case.options, case.config, case.reserve)
 
 
-# ---------------------------------------------------------------- comparing as scenarios compare
+@dataclass(frozen=True)
+class Script:
+    """The reference engine's side of one case: its reply to each request the engine will get, in
+    order, with the requests themselves and the clauses those replies cite. It is all the
+    reference's: the engine's replies are only compared with it, so the requests of a round can go
+    out before the engine has answered any of them, and those of the next round before this one
+    is judged."""
+
+    case: Case
+    ruleset: Json
+    deal: Json
+    steps: list[tuple[Json, Json | None, Json]]  # (legal, the action chosen, its reply)
+    score: Json | None
+    requests: list[tuple[str, Json]]
+    clauses: frozenset[str]
 
 
-def _classes(cards: Any, key: Callable[[Any], Any] = card_class) -> Any:
-    return sorted(map(str, (key(c) for c in cards))) if isinstance(cards, list) else cards
-
-
-def normal_state(state: Json, rules: Options) -> Json:
-    """The observable state as scenarios compare it: order-free card lists, equivalent cards as one,
-    captured single junk by units (conformance._compare)."""
-    return {
-        "decision": state.get("decision"),
-        "to_act": state.get("to_act"),
-        "hands": [_classes(h) for h in state.get("hands", [])],
-        "table": _classes(state.get("table", [])),
-        "stacks": sorted((s.get("month"), s.get("owner")) for s in state.get("stacks", [])),
-        "stock": [card_class(c) for c in state.get("stock", [])],
-        "captured": [_classes(c, lambda card: pile_class(card, rules)) for c in state.get("captured", [])],
-    }
-
-
-def _players(state: Json) -> list[Json]:
-    return [p if isinstance(p, dict) else {} for p in state.get("players") or []]
-
-
-def normal_events(events: list[Json]) -> list[tuple[Any, ...]]:
-    return [(e.get("kind"), e.get("player"), tuple(_classes(e.get("cards", [])))) for e in events]
-
-
-def normal_legal(legal: Json) -> set[tuple[Any, ...]]:
-    return {
-        (a.get("type"), a.get("player"), card_class(a.get("card")), card_class(a.get("take")), a.get("month"), bool(a.get("shake")))
-        for a in legal.get("actions", [])
-    }
-
-
-def _compare(ref: Json, got: Json, what: str, rules: Options, events: bool = False) -> tuple[str, str, Any, Any] | None:
-    """(category, description, expected, actual) of the first difference, outcomes before events;
-    the event log only with `events` (as scenarios judge it: a note unless it is the subject)."""
-    if "error" in ref or "error" in got:
-        if ("error" in ref) != ("error" in got) or (ref.get("error") or {}).get("code") != (got.get("error") or {}).get("code"):
-            return "rejection", f"{what}: rejection", ref.get("error"), got.get("error")
-        return None
-    rs, gs = normal_state(ref.get("state", {}), rules), normal_state(got.get("state", {}), rules)
-    for key in rs:
-        if rs[key] != gs[key]:
-            return f"state.{key}", f"{what}: state.{key}", rs[key], gs[key]
-    ref_players, got_players = _players(ref.get("state", {})), _players(got.get("state", {}))
-    for seat, (mine, theirs) in enumerate(zip(ref_players, got_players, strict=False)):
-        for key in PLAYER_FIELDS:
-            if key in mine and key in theirs and _norm(mine[key]) != _norm(theirs[key]):
-                return f"players.{key}", f"{what}: players[{seat}].{key}", mine[key], theirs[key]
-    if events and normal_events(ref.get("events", [])) != normal_events(got.get("events", [])):
-        return "events", f"{what}: events (the state agrees)", normal_events(ref.get("events", [])), normal_events(got.get("events", []))
-    return None
-
-
-def _norm(value: Any) -> Any:
-    return sorted(value) if isinstance(value, list) else value
-
-
-def play_case(case: Case, engine: Engine, reference: JsonEngine, clauses: set[str] | None = None) -> Divergence | None:
-    """Replay `case` on both engines; the first difference, or None. Choices beyond the legal
-    list wrap around (so that shrinking can change earlier choices freely). The clauses the
-    reference cites (events, scores, settlement) are added to `clauses`.
-
-    The reference plays the case first: it decides every action, so the engine's requests are
-    known before the first is sent, and an engine that can take them early (the stdio client)
-    gets each while the harness still compares the reply before it."""
+def script_of(case: Case, reference: JsonEngine) -> Script:
+    """`case` played by the reference engine. Choices beyond the legal list wrap around (so that
+    shrinking can change earlier choices freely)."""
     ruleset = case.ruleset_json()
     deal_ref = reference.new_game(ruleset, case.deal)
-    script: list[tuple[Json, Json | None, Json]] = []  # (legal, the action chosen, its reply)
+    steps: list[tuple[Json, Json | None, Json]] = []
     for choice in case.choices:
         legal_ref = reference.legal()
         actions = legal_ref.get("actions") or []
         if legal_ref.get("decision") == "none" or not actions:
-            script.append((legal_ref, None, {}))
+            steps.append((legal_ref, None, {}))
             break
         action = actions[choice % len(actions)]
-        script.append((legal_ref, action, reference.act(action)))
+        steps.append((legal_ref, action, reference.act(action)))
     score_ref = reference.score() if reference.legal().get("decision") == "none" else None
-    if clauses is not None:
-        for reply in (deal_ref, *(ref for _, _, ref in script), score_ref or {}):
-            clauses.update(cited(reply))
+    clauses: set[str] = set()
+    for reply in (deal_ref, *(ref for _, _, ref in steps), score_ref or {}):
+        clauses.update(cited(reply))
     requests: list[tuple[str, Json]] = [("new_game", {"ruleset": ruleset, "deal": case.deal})]
-    for _, action, _ in script:
+    for _, action, _ in steps:
         requests += [("legal", {})] + ([("act", {"action": action})] if action is not None else [])
-    with planned(engine, requests + ([("score", {})] if score_ref is not None else [])):
-        return _against(case, engine, ruleset, deal_ref, script, score_ref)
+    if score_ref is not None:
+        requests.append(("score", {}))
+    return Script(case, ruleset, deal_ref, steps, score_ref, requests, frozenset(clauses))
+
+
+def play_case(case: Case, engine: Engine, reference: JsonEngine, clauses: set[str] | None = None) -> Divergence | None:
+    """Replay `case` on both engines; the first difference, or None. The clauses the reference
+    cites (events, scores, settlement) are added to `clauses`."""
+    script = script_of(case, reference)
+    if clauses is not None:
+        clauses.update(script.clauses)
+    return judge(script, engine)
+
+
+def judge(script: Script, engine: Engine) -> Divergence | None:
+    """The engine's replies to a script's requests against the reference's: the first difference.
+    An engine that takes requests early (the stdio client) gets each while the harness still
+    compares the reply before it."""
+    with planned(engine, script.requests):
+        return _against(script.case, engine, script.ruleset, script.deal, script.steps, script.score)
 
 
 def _against(
@@ -414,7 +392,7 @@ def _against(
     """The engine's replies against the reference's, request by request: the first difference."""
     rules = case.rules()
     got = engine.new_game(ruleset, case.deal)
-    diff = _compare(deal_ref, got, "after the deal", rules, EVENT_LOG.get())
+    diff = first_difference(deal_ref, got, "after the deal", rules, EVENT_LOG.get())
     if diff:
         return Divergence(Case(case.ruleset, case.deal, [], case.options, case.config), -1, *diff[1:], _trace(deal_ref), diff[0])
     played = 0
@@ -422,7 +400,7 @@ def _against(
         legal_got = engine.legal()
         if action is None:
             break
-        if normal_legal(legal_ref) != normal_legal(legal_got) or legal_ref.get("player") != legal_got.get("player"):
+        if not same_legal(legal_ref, legal_got):
             # the case keeps the choice at i: the legal actions are compared before it is played
             kept = Case(case.ruleset, case.deal, case.choices[: i + 1], case.options, case.config)
             return Divergence(
@@ -430,7 +408,7 @@ def _against(
             )
         got = engine.act(action)
         played += 1
-        diff = _compare(ref, got, f"after action {i + 1}", rules, EVENT_LOG.get())
+        diff = first_difference(ref, got, f"after action {i + 1}", rules, EVENT_LOG.get())
         if diff:
             kept = Case(case.ruleset, case.deal, case.choices[: i + 1], case.options, case.config)
             return Divergence(kept, i, *diff[1:], _trace(ref), diff[0])
@@ -605,7 +583,7 @@ def _expectation(reply: Json, reference: JsonEngine, div: Divergence) -> Json:
     expect["stacks"] = [{"month": s["month"], "owner": s.get("owner")} for s in state.get("stacks") or []]
     if state.get("decision") == "none":
         expect["over"] = True
-    players = _players(state)
+    players = player_states(state)
     if players:
         expect["players"] = [{k: p[k] for k in PLAYER_FIELDS if k in p} for p in players]
     if div.category == "legal" or state.get("decision") != "none":
@@ -703,18 +681,44 @@ def _forced(configs: Sequence[FuzzConfig]) -> dict[str, dict[str, Any]]:
     return {c.label: {k: v for k, v in c.values.items() if v and v[0] != load_ruleset(c.base).options.as_json()[k]} for c in configs}
 
 
-def _play_one(
-    g: int, seed: int, configs: Sequence[FuzzConfig], engine: Engine, reference: JsonEngine, report: FuzzReport | None
-) -> _Played:
-    """Round `g` of the run, played (`report`: the run so far, for guidance). A reply the
-    comparison cannot read is a divergence of its own, never the end of the run."""
+def _rounds(
+    games: Iterable[int], seed: int, configs: Sequence[FuzzConfig], engine: Engine, reference: JsonEngine, seen: set[str] | None
+) -> Iterator[_Played]:
+    """The rounds `games` of the run, played in order, each judged while the engine already has
+    the next one's requests (`expect`): the reference plays round g+1 while the engine answers
+    round g, and the engine never waits for the harness between rounds. With `seen` (guidance),
+    each round is chosen from the clauses the rounds before it cited."""
+    expect = getattr(engine, "expect", None)
+    upcoming: tuple[int, int, Script] | None = None
+    for g in games:
+        prepared = _prepare(g, seed, configs, reference, seen)
+        if expect is not None:
+            expect([prepared[2].requests])
+        if upcoming is not None:
+            yield _judged(*upcoming, engine)
+        upcoming = prepared
+    if upcoming is not None:
+        yield _judged(*upcoming, engine)
+
+
+def _prepare(g: int, seed: int, configs: Sequence[FuzzConfig], reference: JsonEngine, seen: set[str] | None) -> tuple[int, int, Script]:
+    """Round `g`'s case, and the reference's script of it."""
     case_seed = seed * 1_000_003 + g
-    case = random_case(case_seed, configs, _unseen(report) if report is not None else None)
-    if report is not None:
-        case = guide(case, reference, report.clauses_seen, case_seed)
-    cited_now: set[str] = set()
+    case = random_case(case_seed, configs, _unseen(seen) if seen is not None else None)
+    if seen is not None:
+        case = guide(case, reference, seen, case_seed)
+    script = script_of(case, reference)
+    if seen is not None:
+        seen.update(script.clauses)
+    return g, case_seed, script
+
+
+def _judged(g: int, case_seed: int, script: Script, engine: Engine) -> _Played:
+    """Round `g` judged. A reply the comparison cannot read is a divergence of its own, never the
+    end of the run."""
+    case = script.case
     try:
-        div = play_case(case, engine, reference, cited_now)
+        div = judge(script, engine)
     except EngineError as exc:
         div = Divergence(case, -1, f"engine error: {exc.kind}: {exc.message}", None, exc.message, [], f"engine error: {exc.kind}")
         _restart(engine)
@@ -722,7 +726,7 @@ def _play_one(
         # the replies passed the protocol's schema, and still the comparison could not read them
         what = f"engine error: unreadable reply: {type(exc).__name__}: {exc}"
         div = Divergence(case, -1, what, None, None, [], "engine error: unreadable reply")
-    return g, case_seed, div, cited_now
+    return g, case_seed, div, set(script.clauses)
 
 
 def _play_chunk(worker: dict[str, Any], games: range) -> list[_Played]:
@@ -730,7 +734,7 @@ def _play_chunk(worker: dict[str, Any], games: range) -> list[_Played]:
     reference = worker.setdefault("reference", JsonEngine())
     token = EVENT_LOG.set(worker["event_log"])
     try:
-        return [_play_one(g, worker["seed"], worker["configs"], worker["engine"], reference, None) for g in games]
+        return list(_rounds(games, worker["seed"], worker["configs"], worker["engine"], reference, None))
     finally:
         EVENT_LOG.reset(token)
 
@@ -760,8 +764,8 @@ def _fuzz(
             workers = stack.enter_context(_jobs.Workers(jobs, spawn, shared))
             played = (one for chunk in workers.ordered(_play_chunk, _jobs.chunks(games, jobs)) for one in chunk)
         else:
-            # lazily, one round at a time: a guided round is chosen from the report as merged so far
-            played = (_play_one(g, seed, configs, engine, reference, report if guided else None) for g in range(games))
+            # lazily, one round ahead: a guided round is chosen from the clauses of the rounds before it
+            played = _rounds(range(games), seed, configs, engine, reference, report.clauses_seen if guided else None)
         classes = _Classes(report, engine, reference, configs, max_divergences, do_shrink, check, label)
         for g, case_seed, div, cited_now in played:
             report.rounds += 1
@@ -840,10 +844,10 @@ class _Classes:
         found.scenario = text
 
 
-def _unseen(report: FuzzReport) -> set[str]:
+def _unseen(seen: set[str]) -> set[str]:
     from gostop_conformance.spec import clauses
 
-    return set(clauses()) - report.clauses_seen
+    return set(clauses()) - seen
 
 
 def _restart(engine: Engine) -> None:

@@ -44,8 +44,9 @@ from typing import Any, Final
 
 from gostop_conformance.harness import _jobs
 from gostop_conformance.harness._dependencies import Dependencies
+from gostop_conformance.harness._differ import normal_legal, normal_state
 from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine
-from gostop_conformance.harness._fuzz import NOT_FUZZED, normal_legal, normal_state
+from gostop_conformance.harness._fuzz import NOT_FUZZED
 from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._runner import run_scenario
 from gostop_conformance.harness._scenarios import Scenario
