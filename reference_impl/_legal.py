@@ -284,7 +284,9 @@ class Legal(DealTime):
             raise Rejection("bonus_not_allowed", f"{a.card} is a bonus card: it is played with a 'bonus' action and never matches")
         month = MONTH[c]
         on = self.table[month]
-        if o.must_match_if_possible and not on and self._matching(seat):
+        # a bonus replacement that must be played (R-BONUS-HAND) is the turn's only card: the
+        # obligation to match, a choice among hand cards, has nothing to choose from (R-FREE-PLAY)
+        if o.must_match_if_possible and not on and self.forced_card is None and self._matching(seat):
             raise Rejection("must_match", f"{a.card} matches nothing on the table, and this ruleset requires playing a matching card")
         take = -1
         is_pair2 = len(on) == 2 and month not in self.stack_owner

@@ -19,7 +19,7 @@ import pytest
 from gostop_conformance.reference import Action, Rejection, Round, SplitMix64, complete_deal, seeded_deal
 from gostop_conformance.reference._deal import deck_indices
 from gostop_conformance.reference._match import RandomPlayer
-from gostop_conformance.spec import deck, load_ruleset, ruleset_ids
+from gostop_conformance.spec import InputError, deck, load_ruleset, option_registry, ruleset_ids
 from tests.reference_impl.test_round import _fields
 
 SEEDS = range(6)
@@ -175,3 +175,47 @@ def test_a_shake_naming_no_month_is_refused() -> None:
     assert Action("shake", 0, month=1) in rnd.legal_actions()
     refusal = rnd.check(Action("shake", 0))
     assert refusal is not None and refusal.code == "shake_not_allowed"
+
+
+#: options whose values change the deck, the deal's shape or the scoring system: kept as each ruleset has them
+_KEPT: Final = frozenset({"scoring_system", "players", "deal_layout", "deal_packet_order", "first_dealer", "bonus_cards"})
+
+
+def _varied(rng: SplitMix64) -> Round | None:
+    """A round of a random ruleset with up to three of its closed-set options (bool, enum) given
+    another value: the meetings of options no named ruleset has together."""
+    rid = ruleset_ids()[rng.below(len(ruleset_ids()))]
+    rs = load_ruleset(rid)
+    flippable = [spec for name, spec in option_registry().items() if spec.type in ("bool", "enum") and name not in _KEPT]
+    overrides: dict[str, object] = {}
+    for _ in range(1 + rng.below(3)):
+        spec = flippable[rng.below(len(flippable))]
+        values = [True, False] if spec.type == "bool" else list(spec.values or ())
+        overrides[spec.id] = values[rng.below(len(values))]
+    try:
+        varied = rs.with_overrides(overrides, "test")
+    except InputError:  # values that do not go together
+        return None
+    o = varied.options
+    return Round(varied, seeded_deal(o, rng, dealer=rng.below(o.players)))
+
+
+def test_every_listed_action_passes_the_check_when_options_meet() -> None:
+    """Every action the legal list offers is accepted, under option values no named ruleset has
+    together (found this way: a bonus replacement that must be played and matches nothing, under
+    must_match_if_possible, was listed and then refused, leaving the player no legal action;
+    R-BONUS-HAND, R-FREE-PLAY)."""
+    rng = SplitMix64(20261207)
+    rounds = 0
+    while rounds < 400:
+        rnd = _varied(rng)
+        if rnd is None:
+            continue
+        rounds += 1
+        player = RandomPlayer(rounds)
+        while not rnd.over:
+            legal = rnd.legal_actions()
+            assert legal, f"{rnd.ruleset.id}: decision {rnd.decision} with no legal action"
+            for action in legal:
+                assert rnd.check(action) is None, (rnd.ruleset.options.as_json(), action, rnd.check(action))
+            rnd.apply(player.choose(rnd))
