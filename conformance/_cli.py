@@ -24,6 +24,7 @@ from gostop_conformance.harness import _bounds as bounds
 from gostop_conformance.harness import _compat as compat
 from gostop_conformance.harness import _dependencies as dependencies
 from gostop_conformance.harness import _derivecache as derivecache
+from gostop_conformance.harness import _fuzzsave as fuzzsave
 from gostop_conformance.harness import _profile as profiles
 from gostop_conformance.harness import _saved as saved
 from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, unlocks
@@ -38,6 +39,8 @@ from gostop_conformance.harness._fuzz import (
     fuzz_report_lines,
     write_scenarios,
 )
+from gostop_conformance.harness._fuzzsave import FILE_NAME as FUZZ_FILE
+from gostop_conformance.harness._fuzzsave import shard_range
 from gostop_conformance.harness._harness import RunReport, engine_factory, load_ledger, run
 from gostop_conformance.harness._interrupts import Interrupts
 from gostop_conformance.harness._jobs import StdioSpawn
@@ -194,12 +197,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     fz.add_argument("--guided", action="store_true", help="prefer actions that reach rule clauses the run has not seen yet")
     fz.add_argument("--event-log", action="store_true", help="compare the event log too (by default only outcomes, as scenarios do)")
-    fz.add_argument("--out", type=Path, default=Path("reports/fuzz"), help="where shrunk scenarios are written")
+    fz.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports/fuzz"),
+        help=f"where shrunk scenarios and the results ({FUZZ_FILE}, for fuzz-merge) are written",
+    )
+    fz.add_argument(
+        "--shard",
+        default=None,
+        help="play only part K of N of the run's rounds (e.g. 2/4): the N shards' results, merged by fuzz-merge, are the whole run's",
+    )
     fz.add_argument("--no-shrink", action="store_true", help="write divergences as found")
     fz.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     fz.add_argument("--pipeline", type=int, default=DEFAULT_PIPELINE, help=PIPELINE_HELP)
     fz.add_argument("--jobs", type=int, default=1, help=JOBS_HELP)
     fz.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
+    fm = sub.add_parser("fuzz-merge", help="merge the results of several fuzz runs (the shards of one run) into one report")
+    fm.add_argument("results", type=Path, nargs="+", help=f"{FUZZ_FILE} files, or the --out folders of fuzz runs that hold one")
+    fm.add_argument("--out", type=Path, default=Path("reports/fuzz"), help=f"where the merged {FUZZ_FILE} and the classes' scenarios go")
     pf = sub.add_parser("perft", help="count a round's decision tree (spec/perft.yaml) and compare it with the published tables")
     pf.add_argument("--deal", type=Path, required=True, help="a perft table file (scenarios/perft/*.yaml)")
     pf.add_argument("--id", default=None, help="only this table of the file")
@@ -284,6 +300,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _mutants(args)
     if args.command == "fuzz":
         return _fuzz(args)
+    if args.command == "fuzz-merge":
+        return _fuzz_merge(args)
     if args.command == "perft":
         return _perft(args)
     if args.command == "summary":
@@ -654,6 +672,9 @@ def _fuzz(args: argparse.Namespace) -> int:
     jobs = bounds.jobs(args.jobs, force=args.force_jobs)
     if jobs > 1 and args.guided:
         raise InputError("--jobs", "--guided picks each round from what the rounds before it reached: it runs in one job")
+    rounds = shard_range(args.games, _shard(args.shard))
+    if not rounds:
+        raise InputError("--shard", f"shard {args.shard} of {args.games} rounds holds none: give more --games or fewer shards")
     timeout, pipeline = bounds.seconds("--timeout", args.timeout), bounds.pipeline(args.pipeline)
     options: dict[str, object] = {"message_timeout": timeout, "pipeline": pipeline}
     engine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
@@ -682,7 +703,7 @@ def _fuzz(args: argparse.Namespace) -> int:
 
         report = fuzz(
             engine,
-            args.games,
+            rounds,
             args.seed,
             configs,
             args.max_divergences,
@@ -702,19 +723,62 @@ def _fuzz(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     print("fuzzed within the declaration: " + "; ".join(report.configurations))
-    try:
-        paths, lost = write_scenarios(report, args.out), None
-    except OSError as exc:  # the divergences are still printed, each with the seed that replays it
-        paths, lost = {}, f"the scenarios could not be written into {args.out}: {exc.strerror or exc}"
-    for line in fuzz_report_lines(report, paths, args.max_divergences):
+    if args.shard is not None:
+        print(f"shard {args.shard}: rounds {rounds.start + 1}-{rounds.stop} of the run's {args.games} (fuzz-merge joins the shards)")
+    run = {
+        "seed": args.seed,
+        "games": args.games,
+        "configurations": report.configurations,
+        "event_log": args.event_log,
+        "guided": args.guided,
+        "engine": args.engine or " ".join(argv),
+    }
+    lost = _fuzz_outputs(report, run, rounds, args.out)
+    for line in fuzz_report_lines(report, lost[0], args.max_divergences):
         print(line)
-    if lost is not None:
-        print(f"gostop-conformance: error: {lost}", file=sys.stderr)
+    if lost[1] is not None:
+        print(f"gostop-conformance: error: {lost[1]}", file=sys.stderr)
     rate = report.rounds / seconds if seconds else 0.0
     print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
     for line in fuzz_coverage_lines(report, guided=args.guided):
         print(line)
-    return EXIT_FAIL if report.found or lost is not None else EXIT_OK
+    return EXIT_FAIL if report.found or lost[1] is not None else EXIT_OK
+
+
+def _fuzz_outputs(
+    report: FuzzReport, run: dict[str, Any], rounds: range | list[tuple[int, int]], out: Path
+) -> tuple[dict[tuple[str, ...], Path], str | None]:
+    """The classes' scenarios and the results file written into `out`: their paths, by class, and
+    why they could not all be written (None: they were). The divergences are printed either way,
+    each with the seed that replays it."""
+    try:
+        paths = write_scenarios(report, out)
+        fuzzsave.save(report, run, rounds, out / FUZZ_FILE)
+    except OSError as exc:
+        return {}, f"the results could not all be written into {out}: {exc.strerror or exc}"
+    return paths, None
+
+
+def _fuzz_merge(args: argparse.Namespace) -> int:
+    writable_dir("--out", args.out)
+    parts = [fuzzsave.load(path / FUZZ_FILE if path.is_dir() else path) for path in args.results]
+    merged = fuzzsave.merge(parts)
+    report, run = merged.report, merged.run
+    print(f"merged {len(parts)} fuzz results of seed {run['seed']}, {run['games']} rounds: {report.rounds} rounds played")
+    print("fuzzed within the declaration: " + "; ".join(report.configurations))
+    paths, lost = _fuzz_outputs(report, run, merged.rounds, args.out)
+    missing = merged.missing
+    if missing:
+        gaps = ", ".join(f"{a + 1}-{b}" for a, b in missing)
+        print(f"NOT GREEN: no results for rounds {gaps} of the run's {run['games']}: a shard is missing or failed")
+    for line in fuzz_report_lines(report, paths, len(report.found)):
+        print(line)
+    if lost is not None:
+        print(f"gostop-conformance: error: {lost}", file=sys.stderr)
+    print(f"{report.rounds} rounds, {len(report.found)} divergence classes")
+    for line in fuzz_coverage_lines(report, guided=run["guided"]):
+        print(line)
+    return EXIT_FAIL if report.found or missing or lost is not None else EXIT_OK
 
 
 def _profile(args: argparse.Namespace) -> int:

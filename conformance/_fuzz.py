@@ -642,7 +642,7 @@ class FuzzReport:
 
 def fuzz(
     engine: Engine,
-    games: int,
+    games: int | range,
     seed: int,
     configs: Sequence[FuzzConfig],
     max_divergences: int = 20,
@@ -655,7 +655,8 @@ def fuzz(
     spawn: Callable[[], Engine] | None = None,
     label: str = "the engine",
 ) -> FuzzReport:
-    """Play `games` random rounds within `configs`; every divergence class once (with its count),
+    """Play `games` random rounds within `configs` (a range: those rounds of the run, a shard of it:
+    conformance._fuzzsave); every divergence class once (with its count),
     its first divergence shrunk and written as a scenario (`label` names the engine in it). After
     `max_divergences` classes within the declaration, new classes are counted, not shrunk: the run
     always plays every round. `check`, given a scenario's text, re-runs it (module docstring).
@@ -668,7 +669,8 @@ def fuzz(
         raise ValueError("fuzz with jobs > 1 needs a spawn and no guidance")
     token = EVENT_LOG.set(event_log)
     try:
-        return _fuzz(engine, games, seed, configs, max_divergences, progress, do_shrink, guided, check, jobs, spawn, label)
+        rounds = games if isinstance(games, range) else range(games)
+        return _fuzz(engine, rounds, seed, configs, max_divergences, progress, do_shrink, guided, check, jobs, spawn, label)
     finally:
         EVENT_LOG.reset(token)
 
@@ -741,7 +743,7 @@ def _play_chunk(worker: dict[str, Any], games: range) -> list[_Played]:
 
 def _fuzz(
     engine: Engine,
-    games: int,
+    games: range,
     seed: int,
     configs: Sequence[FuzzConfig],
     max_divergences: int,
@@ -762,12 +764,13 @@ def _fuzz(
         if jobs > 1 and spawn is not None:
             shared = {"seed": seed, "configs": list(configs), "event_log": EVENT_LOG.get()}
             workers = stack.enter_context(_jobs.Workers(jobs, spawn, shared))
-            played = (one for chunk in workers.ordered(_play_chunk, _jobs.chunks(games, jobs)) for one in chunk)
+            chunks = [range(games.start + r.start, games.start + r.stop) for r in _jobs.chunks(len(games), jobs)]
+            played = (one for chunk in workers.ordered(_play_chunk, chunks) for one in chunk)
         else:
             # lazily, one round ahead: a guided round is chosen from the clauses of the rounds before it
-            played = _rounds(range(games), seed, configs, engine, reference, report.clauses_seen if guided else None)
+            played = _rounds(games, seed, configs, engine, reference, report.clauses_seen if guided else None)
         classes = _Classes(report, engine, reference, configs, max_divergences, do_shrink, check, label)
-        for g, case_seed, div, cited_now in played:
+        for _, case_seed, div, cited_now in played:
             report.rounds += 1
             for clause in cited_now - report.first_seen.keys():
                 report.first_seen[clause] = report.rounds
@@ -775,7 +778,7 @@ def _fuzz(
             if div is not None:
                 classes.add(case_seed, div)
             if progress:
-                progress(g + 1, games, report)
+                progress(report.rounds, len(games), report)
     return report
 
 

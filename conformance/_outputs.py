@@ -10,7 +10,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Final
+from typing import IO, Final
 
 from gostop_conformance.spec import InputError
 
@@ -91,3 +91,17 @@ def claimed_report_dir(option: str, folder: Path) -> Iterator[Path]:
         finally:
             with contextlib.suppress(OSError):  # left empty: the folder's files depend on the inputs alone
                 lock.truncate(0)
+
+
+@contextlib.contextmanager
+def written_whole(path: Path) -> Iterator[IO[str]]:
+    """A report file written whole or not at all: into a temporary file beside it, renamed over it
+    once complete, so a report is never half-written (an interrupt, a full disk)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with partial.open("w", encoding="utf-8") as out:
+            yield out
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)

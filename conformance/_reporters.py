@@ -3,20 +3,19 @@ reproducer folder for every scenario that did not pass. All deterministic unless
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
 import os
 import shlex
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import yaml
 
 from gostop_conformance.harness._harness import Record, RunReport
+from gostop_conformance.harness._outputs import written_whole
 from gostop_conformance.harness._runner import PASS, UNSUPPORTED
 from gostop_conformance.harness._safetext import engine_text, terminal_safe, xml_safe
 from gostop_conformance.spec import MAX_JSON_DEPTH, clauses, json_deeper_than, option_registry
@@ -102,7 +101,7 @@ def unsupported_groups(report: RunReport) -> list[tuple[str, list[str]]]:
 
 
 def write_jsonl(report: RunReport, path: Path, timing: bool = False) -> None:
-    with _atomic(path) as out:
+    with written_whole(path) as out:
         out.write(_report_line(report.header()) + "\n")
         for record in report.records:
             out.write(_report_line({"record": "scenario", **record.to_json()}) + "\n")
@@ -135,20 +134,6 @@ def _flattened(value: Any, room: int) -> Any:
     if isinstance(value, dict):
         return {k: _flattened(v, room - 1) for k, v in value.items()}
     return [_flattened(v, room - 1) for v in value]
-
-
-@contextlib.contextmanager
-def _atomic(path: Path) -> Iterator[IO[str]]:
-    """A report file written whole or not at all: into a temporary file beside it, renamed over it
-    once complete, so a report is never half-written (an interrupt, a full disk)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        with partial.open("w", encoding="utf-8") as out:
-            yield out
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def _dumps(obj: Any) -> str:
@@ -208,7 +193,7 @@ def write_junit(report: RunReport, path: Path, timing: bool = False) -> None:
         for name, value in element.attrib.items():
             element.set(name, xml_safe(value))
     ET.indent(suite)
-    with _atomic(path) as out:
+    with written_whole(path) as out:
         ET.ElementTree(suite).write(out, encoding="unicode", xml_declaration=True)
 
 
@@ -251,7 +236,7 @@ def write_markdown(report: RunReport, path: Path) -> None:
         for reason, ids in groups:
             example = ", ".join(f"`{i}`" for i in ids[:3]) + (" ..." if len(ids) > 3 else "")
             lines.append(f"| {len(ids)} | {reason.replace('|', '/')} | {example} |")
-    with _atomic(path) as out:
+    with written_whole(path) as out:
         out.write("\n".join(lines) + "\n")
 
 
