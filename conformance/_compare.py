@@ -113,7 +113,8 @@ def _equivalence() -> dict[str, str]:
     return out
 
 
-_CLASS: Final = _equivalence()
+#: each card id of the deck, bonus cards included, to the representative of its equivalence class
+CARD_CLASSES: Final = _equivalence()
 
 
 def _hashable(value: Any) -> Any:
@@ -122,7 +123,7 @@ def _hashable(value: Any) -> Any:
 
 def card_class(card: Any) -> Any:
     """The representative of `card`'s equivalence class (anything that is not a card id: itself)."""
-    return _CLASS.get(card, card) if isinstance(card, str) else card
+    return CARD_CLASSES.get(card, card) if isinstance(card, str) else card
 
 
 #: the December ribbon, a plain junk card under dec_ribbon = junk (R-DEC-RIBBON)

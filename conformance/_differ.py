@@ -10,11 +10,13 @@ the normal forms, which are all that decide a difference, are built only where o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import Any, Final
 
-from gostop_conformance.harness._compare import card_class, pile_class
-from gostop_conformance.spec import Options
+from gostop_conformance.harness._compare import CARD_CLASSES, card_class, pile_class
+from gostop_conformance.spec import Options, deck
 
 Json = dict[str, Any]
 
@@ -26,12 +28,22 @@ def _classes(cards: Any, key: Callable[[Any], Any] = card_class) -> Any:
     return sorted(map(str, (key(c) for c in cards))) if isinstance(cards, list) else cards
 
 
+def _mapped(cards: Any, classes: Mapping[str, str], key: Callable[[Any], Any]) -> Any:
+    """_classes through a table of card ids (most cards of most replies): the same result."""
+    if not isinstance(cards, list):
+        return cards
+    try:
+        return sorted([classes[c] for c in cards])
+    except (KeyError, TypeError):  # not a card id of the deck: each as `key` sees it
+        return _classes(cards, key)
+
+
 def _hands(hands: Any, rules: Options) -> Any:
-    return [_classes(h) for h in hands] if isinstance(hands, list) else hands
+    return [_mapped(h, CARD_CLASSES, card_class) for h in hands] if isinstance(hands, list) else hands
 
 
 def _table(cards: Any, rules: Options) -> Any:
-    return _classes(cards)
+    return _mapped(cards, CARD_CLASSES, card_class)
 
 
 def _stacks(stacks: Any, rules: Options) -> Any:
@@ -43,7 +55,21 @@ def _stock(cards: Any, rules: Options) -> Any:
 
 
 def _captured(piles: Any, rules: Options) -> Any:
-    return [_classes(c, lambda card: pile_class(card, rules)) for c in piles]
+    table = _pile_classes(pile_key(rules))
+    return [_mapped(c, table, lambda card: pile_class(card, rules)) for c in piles]
+
+
+def pile_key(rules: Options) -> tuple[Any, ...]:
+    """What of the rules decides how captured cards compare (pile_class): rules alike in it see
+    every reply alike."""
+    return (rules.dec_ribbon, rules.scoring_system, "palssari" in rules.extra_yaku)
+
+
+@functools.cache
+def _pile_classes(key: tuple[Any, ...]) -> dict[str, str]:
+    dec_ribbon, scoring_system, palssari = key
+    rules = SimpleNamespace(dec_ribbon=dec_ribbon, scoring_system=scoring_system, extra_yaku=("palssari",) if palssari else ())
+    return {card.id: str(pile_class(card.id, rules)) for card in deck().cards}  # type: ignore[arg-type]
 
 
 def _same(value: Any, rules: Options) -> Any:

@@ -44,7 +44,7 @@ from typing import Any, Final
 
 from gostop_conformance.harness import _jobs
 from gostop_conformance.harness._dependencies import Dependencies
-from gostop_conformance.harness._differ import normal_legal, normal_state
+from gostop_conformance.harness._differ import normal_legal, normal_state, pile_key
 from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine
 from gostop_conformance.harness._fuzz import NOT_FUZZED
 from gostop_conformance.harness._probes import probe_values
@@ -366,7 +366,7 @@ def _option(
         if len(found.scenarios) + len(found.unexplained) >= PER_OPTION or tried >= min(len(candidates), MAX_TRIED):
             break
     if found.values is None and base is not None and rounds:
-        found = _weigh(name, _targeted(engine, name, base, rounds, context), [], plays="random rounds")
+        found = _weigh(name, _targeted(engine, name, base, rounds, context, engine_runs), [], plays="random rounds")
     return found
 
 
@@ -393,27 +393,9 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
     always_own = True
     conclusive: list[tuple[int, set[str]]] = []  # per conclusive play: its player count, the values that fit it
     for item in items:
-        seen = None
-        handed = any(kind == "score" and "next" in reply for kind, _, reply in item.transcript)
-        named = _reports_rule_events(item.transcript)
-        replies: dict[str, list[Any]] = {}
-        matching: set[str] = set()
-        for value in probe_values(spec, item.own):
-            key = _key(value)
-            values_of[key] = value
-            variant = item.variant(value)
-            if variant is None:
-                continue
-            rules, ruleset = variant
-            # the engine's replies seen as this value's rules see cards (a value may make two
-            # cards equivalent, R-DEC-RIBBON's junk): compared under the same rules as the replay
-            engine_seen = _observed(item.transcript, rules, handed, named)
-            if seen is None or key == _key(item.own):
-                seen = engine_seen
-            requests = [(kind, _sent_as(request, ruleset)) for kind, request, _ in item.transcript]
-            replies[key] = _observed(_replayed(requests), rules, handed, named)
-            if replies[key] == engine_seen:
-                matching.add(key)
+        values = probe_values(spec, item.own)
+        values_of.update((_key(value), value) for value in values)
+        seen, replies, matching = _fits(item, values)
         if not matching:
             # no value reproduces what the engine did; it says something of this option only if
             # the engine's first difference is where the option's values differ too
@@ -445,6 +427,36 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
         # instant_win_or_continue where the holder declares at once and no value where it waits)
         found.inconsistent = found.inconsistent or (bool(found.unexplained) and not found.follows)
     return found
+
+
+def _fits(item: _Evidence, values: Sequence[Any]) -> tuple[list[Any] | None, dict[str, list[Any]], set[str]]:
+    """A play against each value: what the engine showed (under its own value's rules), what the
+    reference shows under each value, by value, and the values whose replays show the same."""
+    seen = None
+    handed = any(kind == "score" and "next" in reply for kind, _, reply in item.transcript)
+    named = _reports_rule_events(item.transcript)
+    replies: dict[str, list[Any]] = {}
+    matching: set[str] = set()
+    seen_as: dict[tuple[Any, ...], list[Any]] = {}  # the engine's replies, by how the rules see cards
+    for value in values:
+        key = _key(value)
+        variant = item.variant(value)
+        if variant is None:
+            continue
+        rules, ruleset = variant
+        # the engine's replies seen as this value's rules see cards (a value may make two
+        # cards equivalent, R-DEC-RIBBON's junk): compared under the same rules as the replay
+        view = pile_key(rules)
+        if view not in seen_as:
+            seen_as[view] = _observed(item.transcript, rules, handed, named)
+        engine_seen = seen_as[view]
+        if seen is None or key == _key(item.own):
+            seen = engine_seen
+        requests = [(kind, _sent_as(request, ruleset)) for kind, request, _ in item.transcript]
+        replies[key] = _observed(_replayed(requests), rules, handed, named)
+        if replies[key] == engine_seen:
+            matching.add(key)
+    return seen, replies, matching
 
 
 def _majority(plays: Sequence[set[str]], order: Sequence[str]) -> tuple[list[str], int]:
@@ -525,32 +537,21 @@ def _scenario_variant(sc: Scenario, name: str, context: Mapping[str, Any]) -> Ca
     return variant
 
 
-def _targeted(engine: Engine, name: str, base: str, rounds: int, context: Mapping[str, Any]) -> list[_Evidence]:
+def _targeted(
+    engine: Engine, name: str, base: str, rounds: int, context: Mapping[str, Any], played: dict[str, list[tuple[str, Json, Json]] | None]
+) -> list[_Evidence]:
     """Random rounds of `base` played by the engine (its own legal actions chosen by the seed),
-    as evidence for `name`: the reference then replays each under every value of the option."""
+    as evidence for `name`: the reference then replays each under every value of the option. The
+    rounds are the same for every option: each is played once (`played` keeps it, as it keeps
+    the scenarios the engine ran)."""
     rs = load_ruleset(base)
     items: list[_Evidence] = []
     for seed in range(1, rounds + 1):
-        rng = SplitMix64(seed * 7919 + 17)
-        deal = seeded_deal(rs.options, rng, dealer=rng.below(rs.options.players)).to_json()
-        ruleset = {"id": rs.id, "options": rs.options.as_json()}
-        transcript: list[tuple[str, Json, Json]] = []
-        try:
-            transcript.append(("new_game", {"ruleset": ruleset, "deal": deal}, engine.new_game(ruleset, deal)))
-            for _ in range(60):
-                legal = engine.legal()
-                transcript.append(("legal", {}, legal))
-                actions = legal.get("actions") or []
-                if legal.get("decision") == "none" or not actions:
-                    break
-                action = actions[rng.below(len(actions))]
-                transcript.append(("act", action, engine.act(action)))
-            transcript.append(("score", {}, engine.score()))
-        except EngineError:
-            restart = getattr(engine, "start", None)
-            if restart is not None:
-                with contextlib.suppress(EngineError):
-                    restart()
+        label = f"random round {seed} of {base}"
+        if label not in played:
+            played[label] = _random_round(engine, rs, seed)
+        transcript = played[label]
+        if transcript is None:
             continue
 
         def variant(value: Any, rs: Any = rs) -> tuple[Options, Json] | None:
@@ -562,8 +563,35 @@ def _targeted(engine: Engine, name: str, base: str, rounds: int, context: Mappin
                 return other.options, {"id": other.id, "options": other.options.as_json()}
             return None
 
-        items.append(_Evidence(f"random round {seed} of {base}", transcript, rs.options.as_json()[name], variant, rs.options.players))
+        items.append(_Evidence(label, transcript, rs.options.as_json()[name], variant, rs.options.players))
     return items
+
+
+def _random_round(engine: Engine, rs: Any, seed: int) -> list[tuple[str, Json, Json]] | None:
+    """One random round of the ruleset `rs` as the engine plays it, its actions chosen among its
+    own legal ones by the seed; None when the engine failed (it is started again)."""
+    rng = SplitMix64(seed * 7919 + 17)
+    deal = seeded_deal(rs.options, rng, dealer=rng.below(rs.options.players)).to_json()
+    ruleset = {"id": rs.id, "options": rs.options.as_json()}
+    transcript: list[tuple[str, Json, Json]] = []
+    try:
+        transcript.append(("new_game", {"ruleset": ruleset, "deal": deal}, engine.new_game(ruleset, deal)))
+        for _ in range(60):
+            legal = engine.legal()
+            transcript.append(("legal", {}, legal))
+            actions = legal.get("actions") or []
+            if legal.get("decision") == "none" or not actions:
+                break
+            action = actions[rng.below(len(actions))]
+            transcript.append(("act", action, engine.act(action)))
+        transcript.append(("score", {}, engine.score()))
+    except EngineError:
+        restart = getattr(engine, "start", None)
+        if restart is not None:
+            with contextlib.suppress(EngineError):
+                restart()
+        return None
+    return transcript
 
 
 def _key(value: Any) -> str:
