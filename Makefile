@@ -9,7 +9,7 @@ COMPILED_VENV := build/venv-compiled
 COMPILED_BIN := $(abspath $(COMPILED_VENV))/bin
 PACKAGE_SOURCES := $(shell find src/gostop_conformance/ reference_impl reference_mutants conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
 
-.PHONY: suite test lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled compiled-pgo test-compiled wheel wheel-check fuzz-server
+.PHONY: suite test test-slow lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled compiled-pgo test-compiled wheel wheel-check fuzz-server
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,7 +28,11 @@ suite: $(STAMP)
 PYTEST_JOBS ?= auto
 XDIST := -n $(PYTEST_JOBS) --dist loadfile
 test: $(STAMP)
-	$(BIN)/python -m pytest $(XDIST)
+	$(BIN)/python -m pytest $(XDIST) -m "not slow"
+
+## the long checks `make test` leaves out (marked slow): properties, fuzz, the mutants, the docs built twice
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest $(XDIST) -m slow
 
 ## the corpus: every clause cited and traced, every option value exercised, every scenario passing
 corpus-lint: $(STAMP)

@@ -22,19 +22,19 @@ import argparse
 import shlex
 import sys
 import time
+from typing import Any
 
 from _common import BUILD, line
 
-from gostop_conformance.harness import StdioEngine, fuzz, fuzz_configurations
+from gostop_conformance.harness import StdioEngine, fuzz, fuzz_case, fuzz_configurations
 from gostop_conformance.harness import parse_declaration as parse
-from gostop_conformance.harness._fuzz import Case, FuzzConfig, random_case
 from gostop_conformance.reference import Round, deal_from_json
 from gostop_conformance.spec import load_ruleset
 
 REFERENCE = f"{shlex.quote(sys.executable)} -m gostop_conformance.reference --stdio"
 
 
-def fuzzed(command: str, games: int, seed: int, configs: list[FuzzConfig]) -> float:
+def fuzzed(command: str, games: int, seed: int, configs: list[Any]) -> float:
     engine = StdioEngine(shlex.split(command))
     engine.start()
     try:
@@ -48,7 +48,7 @@ def fuzzed(command: str, games: int, seed: int, configs: list[FuzzConfig]) -> fl
     return report.rounds / seconds
 
 
-def in_process(cases: list[Case]) -> float:
+def in_process(cases: list[Any]) -> float:
     """The same rounds, played by the reference engine on its own objects."""
     start = time.perf_counter()
     for case in cases:
@@ -79,7 +79,7 @@ def main() -> None:
     fuzzing, alone = [], []
     for seed in range(1, args.repeat + 1):
         fuzzing.append(fuzzed(args.engine, args.games, seed, configs))
-        alone.append(in_process([random_case(seed * 1_000_003 + g, configs) for g in range(args.games)]))
+        alone.append(in_process([fuzz_case(seed, g, configs) for g in range(args.games)]))
     print(line("fuzz_rounds_per_second", fuzzing, engine=label, games=args.games, build=BUILD))
     print(line("fuzz_in_process_rounds_per_second", alone, games=args.games, build=BUILD))
     print(line("fuzz_ratio", [f / a for f, a in zip(fuzzing, alone, strict=True)], 3, engine=label, build=BUILD))

@@ -3,7 +3,7 @@ of README.md (`make bench`).
 
     python benchmarks/run.py [--quick]
 
-Prints the figure lines of rounds.py, perft.py, harness.py, fuzz.py, lint.py and floor.py, each followed by `peak_rss_mb`
+Prints the figure lines of rounds.py, perft.py, harness.py, fuzz.py, lint.py, profile.py and floor.py, each followed by `peak_rss_mb`
 of its process (harness.py reports its engine processes itself), and `calibration_loop_ns`
 (see _common.py) before and after. `--quick`
 runs each figure 3 times on smaller inputs, to check that everything runs (CI does not time).
@@ -44,6 +44,8 @@ def main() -> None:
     run("fuzz.py", *repeat, "--games", "100" if args.quick else "500")
     # quick: one area, once (each run lints three times, one of them without its cache)
     run("lint.py", *(["--repeat", "1", "--area", "capture"] if args.quick else repeat))
+    # against the reference engine, and each peer whose checkout $GOSTOP_TS / $GO_STOP_PYTHON names
+    run("profile.py", "--repeat", "1" if args.quick else "3")
     # the floor, built as the engine is: compiled by mypyc beside the compiled engine
     floor = ["--pairs", repeat[1], "--rounds", "200" if args.quick else "2000"]
     run("floor.py", *floor, *(["--mypyc"] if BUILD == "compiled" else []))

@@ -16,7 +16,8 @@ Public API (everything else is private):
 - `coverage(...)`, `coverage_markdown(...)`, `coverage_by_players(corpus)`, `UNTRACED`: clause
   coverage of the corpus, and per player count;
   `value_universe(spec, seen)`: the values of an option that the corpus must each exercise.
-- `fuzz(...)`, `fuzz_configurations(...)`: differential fuzzing.
+- `fuzz(...)`, `fuzz_configurations(...)`, `fuzz_case(seed, g, configurations)`: differential fuzzing, and
+  the case it plays as round g of an unguided run with that seed.
 - `run_mutants(...)`, `mutation_kill_rate(...)`, `mutation_report_markdown(...)`: the corpus
   against the semantic mutants of the reference engine.
 - `load_perft(path)`: perft tables.
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from gostop_conformance.harness._dependencies import compress as compress_values
     from gostop_conformance.harness._dependencies import load as load_dependencies
     from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine
+    from gostop_conformance.harness._fuzz import case_of as fuzz_case
     from gostop_conformance.harness._fuzz import fuzz, fuzz_configurations
     from gostop_conformance.harness._harness import Record, RunReport, engine_factory, run_one
     from gostop_conformance.harness._harness import run as run_suite
@@ -75,6 +77,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "default_root": ("_scenarios", "default_root"),
     "engine_factory": ("_harness", "engine_factory"),
     "fuzz": ("_fuzz", "fuzz"),
+    "fuzz_case": ("_fuzz", "case_of"),
     "fuzz_configurations": ("_fuzz", "fuzz_configurations"),
     "load_corpus": ("_scenarios", "load_corpus"),
     "load_dependencies": ("_dependencies", "load"),
@@ -113,6 +116,7 @@ __all__ = [
     "default_root",
     "engine_factory",
     "fuzz",
+    "fuzz_case",
     "fuzz_configurations",
     "load_corpus",
     "load_dependencies",

@@ -703,9 +703,19 @@ def _rounds(
         yield _judged(*upcoming, engine)
 
 
+def case_of(seed: int, g: int, configs: Sequence[FuzzConfig]) -> Case:
+    """Round `g` of an unguided run with `seed`: its configuration, options, deal and choices."""
+    return random_case(case_seed_of(seed, g), configs)
+
+
+def case_seed_of(seed: int, g: int) -> int:
+    """The seed of round `g` of a run with `seed` (every round is a function of it)."""
+    return seed * 1_000_003 + g
+
+
 def _prepare(g: int, seed: int, configs: Sequence[FuzzConfig], reference: JsonEngine, seen: set[str] | None) -> tuple[int, int, Script]:
     """Round `g`'s case, and the reference's script of it."""
-    case_seed = seed * 1_000_003 + g
+    case_seed = case_seed_of(seed, g)
     case = random_case(case_seed, configs, _unseen(seen) if seen is not None else None)
     if seen is not None:
         case = guide(case, reference, seen, case_seed)

@@ -181,6 +181,7 @@ def test_a_run_that_checked_nothing_is_not_green(tmp_path: Path, capsys: pytest.
     assert "Not green: only 0 of" in (tmp_path / "summary.md").read_text()
 
 
+@pytest.mark.slow
 def test_min_checked_takes_a_count_or_a_share(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     engine = f"{sys.executable} {FAKE} declares " + json.dumps(json.dumps(everything_but("meong_mode")))
     common = ["run", "--engine", engine, "--area", "settlement", "-q", "--no-reports"]

@@ -199,6 +199,7 @@ def test_a_crash_in_the_determinism_replay_is_that_scenarios_crash(attempt: int,
     assert "second run" in trigger["error"] and "139" in trigger["error"]
 
 
+@pytest.mark.slow
 def test_an_engine_crashing_mid_reply_gives_the_same_reports_every_run(tmp_path: Path) -> None:
     """Crashes decided by what the engine was sent (every 37th act of a process, mid-reply) land on
     the same scenarios in every run, pipelined requests and restarts notwithstanding: the

@@ -39,6 +39,7 @@ def test_a_compiled_engine_refuses_mutants_with_a_clear_error() -> None:
 
 
 @needs_interpreted
+@pytest.mark.slow
 def test_kill_rate_is_at_least_95_percent() -> None:
     results = run_mutants(CORPUS)
     survivors = [r.mutant.name for r in results if not r.killed]

@@ -148,6 +148,7 @@ def test_a_finding_from_one_play_is_a_lead_not_a_declaration() -> None:
     assert declaration([found], "matgo-2p") == {"rulesets": ["matgo-2p"]}
 
 
+@pytest.mark.slow
 @needs_interpreted
 def test_jobs_do_not_change_the_profile(tmp_path: Path) -> None:
     """profile --jobs 2 profiles the options in two worker processes, each with its own engine:

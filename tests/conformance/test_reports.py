@@ -270,7 +270,11 @@ def test_an_interrupted_run_ends_its_engines_and_writes_what_was_decided(root: P
         str(out),
     ]
     proc = subprocess.Popen([*cmd, "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3.0)  # the first scenario passes, the second hangs
+    assert proc.stderr is not None
+    line = "-"
+    while line and "progress: 1/" not in line:  # the first scenario has passed; the second one's engine hangs
+        line = proc.stderr.readline()
+    assert line, "the run ended before its engine hung"
     start = time.monotonic()
     proc.send_signal(signum)
     stdout, stderr = proc.communicate(timeout=30)

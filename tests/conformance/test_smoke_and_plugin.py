@@ -96,6 +96,7 @@ def test_smoke_explains_a_declaration_it_cannot_play(capsys: pytest.CaptureFixtu
     assert "declares no Go-Stop ruleset of two or three players" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_plugin_node_ids_select_and_name_the_corpus(tmp_path: Path) -> None:
     """Node ids gostop::<area>::<id>, junit classname gostop.<area>, -k and --gostop-id select,
     --gostop-only leaves a project's own tests out."""

@@ -238,6 +238,7 @@ print(h.hexdigest())
 """
 
 
+@pytest.mark.slow
 def test_generated_content_does_not_depend_on_hash_seed() -> None:
     code = _DIGEST.format(build=str(REPO / "docs" / "_build"), repo=str(REPO))
     procs = [
@@ -280,6 +281,8 @@ def test_every_flag_the_tutorial_mentions_exists() -> None:
             _help(*cli, "support", "--help"),
             _help(*cli, "summary", "--help"),
             _help(*cli, "ledger", "--help"),
+            _help(*cli, "fuzz", "--help"),
+            _help(*cli, "fuzz-merge", "--help"),
             _help(reference, "play", "--help"),
             _help(sys.executable, "-m", "pytest", "--help"),
         ]
