@@ -19,7 +19,7 @@ import itertools
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
@@ -327,15 +327,46 @@ def encode(reply: Json) -> bytes:
         return orjson.dumps({"seq": _seq(reply), "error": internal}, option=orjson.OPT_APPEND_NEWLINE)
 
 
-def request_lines(stdin: IO[bytes]) -> Iterator[bytes | None]:
-    """The lines of `stdin`; None for one longer than LINE_LIMIT, read through in chunks and dropped."""
-    while line := stdin.readline(LINE_LIMIT + 1):
-        if line.endswith(b"\n") or len(line) <= LINE_LIMIT:
+def request_lines(stdin: IO[bytes], before_wait: Callable[[], object] = lambda: None) -> Iterator[bytes | None]:
+    """The lines of `stdin` (the last one's newline optional); None for one longer than
+    LINE_LIMIT, read through and dropped. `before_wait` is called before each read that may block,
+    when no whole line is left in hand: the server sends its replies then, once per batch of
+    requests a client sent ahead rather than once per reply (a system call, and a wake-up of the
+    client, each)."""
+    read: Callable[[int], bytes] = getattr(stdin, "read1", None) or (lambda _size: stdin.readline())
+    buf = bytearray()
+    while True:
+        end = buf.find(b"\n")
+        if end < 0 and len(buf) <= LINE_LIMIT:
+            before_wait()
+            chunk = read(_CHUNK)
+            if not chunk:
+                if buf:
+                    yield bytes(buf)
+                return
+            buf += chunk
+            continue
+        if 0 <= end <= LINE_LIMIT:
+            line = bytes(buf[: end + 1])
+            del buf[: end + 1]
             yield line
             continue
-        while (rest := stdin.readline(LINE_LIMIT)) and not rest.endswith(b"\n"):
-            pass
+        # longer than the limit: dropped up to its newline, never held whole
+        while end < 0:
+            buf.clear()
+            before_wait()
+            chunk = read(_CHUNK)
+            if not chunk:
+                yield None
+                return
+            buf += chunk
+            end = buf.find(b"\n")
+        del buf[: end + 1]
         yield None
+
+
+#: bytes read from the client at once, at most
+_CHUNK: Final = 64 << 10
 
 
 def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
@@ -345,13 +376,13 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> in
     engine = JsonEngine()
     for ruleset_id in ruleset_ids():  # ready before the first request: no game pays for the spec
         load_ruleset(ruleset_id)
-    for line in request_lines(stdin):
+    for line in request_lines(stdin, stdout.flush):
         answered = answer(engine, line)
         if answered is None:
             continue
         out, stop = answered
         stdout.write(out)
-        stdout.flush()
         if stop:
             break
+    stdout.flush()
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import jsonschema
 import orjson
@@ -240,11 +240,13 @@ def test_without_streams_the_server_serves_the_process_own(monkeypatch: pytest.M
 
 
 class Recorder(io.BytesIO):
-    """An output stream that logs its writes and flushes."""
+    """An output stream that logs its writes and flushes, and an input stream that logs its reads
+    into the same log, handing out `chunks` one per read."""
 
-    def __init__(self) -> None:
+    def __init__(self, chunks: list[bytes] | None = None) -> None:
         super().__init__()
         self.log: list[str] = []
+        self.chunks = list(chunks or [])
 
     def write(self, data: Any) -> int:
         self.log.append("write")
@@ -253,13 +255,52 @@ class Recorder(io.BytesIO):
     def flush(self) -> None:
         self.log.append("flush")
 
+    def read1(self, size: int = -1) -> bytes:
+        self.log.append("read")
+        return self.chunks.pop(0) if self.chunks else b""
 
-def test_every_reply_is_flushed_as_it_is_written() -> None:
-    """A harness on the other end of a pipe waits for each reply before it sends the next request."""
-    out = Recorder()
-    requests = [{"seq": 1, "cmd": "hello", "protocol": "1"}, {"seq": 2, "cmd": "legal"}, {"seq": 3, "cmd": "bye"}]
-    server.serve(io.BytesIO(b"".join(line(r) for r in requests)), out)
-    assert out.log == ["write", "flush"] * 3
+
+REQUESTS: Final = [{"seq": 1, "cmd": "hello", "protocol": "1"}, {"seq": 2, "cmd": "legal"}, {"seq": 3, "cmd": "bye"}]
+
+
+def _unflushed_at_each_read(log: list[str]) -> list[int]:
+    """The positions of reads made while a reply was written and not flushed, and the end if one is left."""
+    pending, out = False, []
+    for k, entry in enumerate([*log, "read"]):
+        if entry == "write":
+            pending = True
+        elif entry == "flush":
+            pending = False
+        elif pending:
+            out.append(k)
+    return out
+
+
+def test_every_reply_is_flushed_before_the_server_waits_for_a_request() -> None:
+    """A harness that waits for each reply before it sends the next request gets each at once."""
+    stream = Recorder([line(r) for r in REQUESTS])
+    server.serve(stream, stream)
+    assert stream.log.count("write") == 3
+    assert _unflushed_at_each_read(stream.log) == []
+
+
+def test_requests_sent_ahead_are_answered_with_one_flush() -> None:
+    """A harness that sends requests ahead (its pipeline) gets their replies in one write to the
+    pipe, not one per reply; none waits for a request that is not coming."""
+    stream = Recorder([b"".join(line(r) for r in REQUESTS[:2]), line(REQUESTS[2])])
+    server.serve(stream, stream)
+    assert stream.log == ["flush", "read", "write", "write", "flush", "read", "write", "flush"]
+
+
+@pytest.mark.parametrize("size", [1, 7, 4096])
+def test_lines_are_the_same_however_the_input_arrives(size: int) -> None:
+    """Lines split across reads, several in one read, the last without its newline, one over the
+    limit (dropped as None): the same lines as the input holds."""
+    long = b"x" * (server.LINE_LIMIT + 5) + b"\n"
+    exact = b"y" * server.LINE_LIMIT + b"\n"
+    data = b'{"a": 1}\n' + long + b"\n" + exact + b"last"
+    chunks = [data[k : k + size] for k in range(0, len(data), size)]
+    assert list(server.request_lines(Recorder(chunks))) == [b'{"a": 1}\n', None, b"\n", exact, b"last"]
 
 
 def test_every_ruleset_is_loaded_before_the_first_request(monkeypatch: pytest.MonkeyPatch) -> None:
