@@ -74,9 +74,10 @@ class Game:
         self.ruleset = ruleset  # {"id": ..., "options": {every option of spec/options.yaml, resolved}}: play by the options
         players = len(deal["hands"])
         dealer = deal.get("dealer", 0)
-        # A deal with captured piles, player state, stacks or a turn count is a game in progress: the
-        # round goes on from the state below, without the deal-time rules.
-        # TODO (a fresh deal) R-DEAL-BONUS, R-TABLE-FOUR, R-TABLE-TRIPLE, R-CHONGTONG: the deal-time rules,
+        # The table's deal-time rules apply to every deal, a game in progress included (a deal with
+        # captured piles or a turn count); only the chongtong check is for a fresh round alone (no
+        # captured, turn 0): the protocol's `deal` (docs/protocol.md) states it once for every page.
+        # TODO R-DEAL-BONUS, R-TABLE-FOUR, R-TABLE-TRIPLE, and for a fresh round R-CHONGTONG: the deal-time rules,
         # each with its events (event_order new_game: table_bonus* deal table_four... table_triple* chongtong*).
         # TODO R-TURN-ORDER: without deal["first_player"], the option first_player says who plays first.
         table = list(deal.get("table", []))
