@@ -293,6 +293,25 @@ def test_every_flag_the_tutorial_mentions_exists() -> None:
     assert not missing, f"flags in docs/tutorial.md that no command knows: {missing}"
 
 
+def test_the_transcript_replay_recipe_gives_the_engine_what_it_read(tmp_path: Path) -> None:
+    """The tutorial's command, run on a failure's transcript.jsonl, gives the requests the engine
+    read; piped into the engine alone, they get the replies the transcript holds."""
+    recipe = re.search(r'^(python3 -c ".*?") \\\n\s+reports/repro/<scenario id>/transcript\.jsonl > requests\.jsonl$', TUTORIAL, re.M)
+    assert recipe, "the replay recipe of section 6 is missing"
+    engine = [sys.executable, "-m", "gostop_conformance.mutants", "jjok-no-steal"]
+    run = [sys.executable, "-m", "gostop_conformance.harness", "run", "-q", "--id", "capture-jjok-basic"]
+    subprocess.run(
+        [*run, "--engine", subprocess.list2cmdline(engine), "--report-dir", str(tmp_path / "r")], capture_output=True, check=False
+    )
+    transcript = tmp_path / "r" / "repro" / "capture-jjok-basic" / "transcript.jsonl"
+    command = recipe.group(1).replace("python3", subprocess.list2cmdline([sys.executable]), 1)
+    requests = subprocess.run(f"{command} {transcript}", shell=True, capture_output=True, text=True, check=True).stdout
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert [json.loads(r) for r in requests.splitlines()] == [m["message"] for m in lines if m["to"] == "engine"]
+    replies = subprocess.run(engine, input=requests, capture_output=True, text=True, check=True).stdout
+    assert [json.loads(r) for r in replies.splitlines()] == [m["message"] for m in lines if m["to"] == "harness"]
+
+
 def _smoke_block() -> str:
     section = TUTORIAL.split("## 3.", 1)[1].split("## 4.", 1)[0]
     blocks = re.findall(r"```text\n(.*?)```", section, re.S)
