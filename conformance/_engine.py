@@ -4,6 +4,7 @@ spec/vocabulary.yaml (the same objects the stdio protocol carries)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final, Literal, Protocol, TypeAlias
@@ -73,6 +74,15 @@ class Engine(Protocol):
     def score(self) -> Json: ...
 
     def close(self) -> None: ...
+
+
+def restart(engine: Engine) -> None:
+    """Start an engine that failed again, if it can be (the stdio client); a second failure is not
+    raised here: it shows at the engine's next request."""
+    start = getattr(engine, "start", None)
+    if start is not None:
+        with contextlib.suppress(EngineError):
+            start()
 
 
 @contextmanager

@@ -36,7 +36,7 @@ from gostop_conformance.harness import _jobs
 from gostop_conformance.harness._compare import Mismatch
 from gostop_conformance.harness._declaration import ANY, Declaration
 from gostop_conformance.harness._differ import PLAYER_FIELDS, first_difference, normal_legal, player_states, same_legal
-from gostop_conformance.harness._engine import Engine, EngineError, planned
+from gostop_conformance.harness._engine import Engine, EngineError, planned, restart
 from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._trace import NEVER_TRACED, cited
 from gostop_conformance.reference import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
@@ -733,7 +733,7 @@ def _judged(g: int, case_seed: int, script: Script, engine: Engine) -> _Played:
         div = judge(script, engine)
     except EngineError as exc:
         div = Divergence(case, -1, f"engine error: {exc.kind}: {exc.message}", None, exc.message, [], f"engine error: {exc.kind}")
-        _restart(engine)
+        restart(engine)
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
         # the replies passed the protocol's schema, and still the comparison could not read them
         what = f"engine error: unreadable reply: {type(exc).__name__}: {exc}"
@@ -843,7 +843,7 @@ class _Classes:
             try:
                 div = found.divergence = shrink(div, self.engine, self.reference, _forced(self.configs).get(div.case.config, {}))
             except EngineError:
-                _restart(self.engine)
+                restart(self.engine)
             except (KeyError, IndexError, TypeError, AttributeError, ValueError):
                 pass  # a reply the comparison cannot read while shrinking: the divergence as found
         undecided = next((c.undecided for c in self.configs if c.label == div.case.config), ())
@@ -861,13 +861,6 @@ def _unseen(seen: set[str]) -> set[str]:
     from gostop_conformance.spec import clauses
 
     return set(clauses()) - seen
-
-
-def _restart(engine: Engine) -> None:
-    start = getattr(engine, "start", None)
-    if start is not None:
-        with contextlib.suppress(EngineError):  # a second failure shows in the next case
-            start()
 
 
 def write_scenarios(report: FuzzReport, out: Path) -> dict[tuple[str, ...], Path]:

@@ -45,7 +45,7 @@ from typing import Any, Final
 from gostop_conformance.harness import _jobs
 from gostop_conformance.harness._dependencies import Dependencies
 from gostop_conformance.harness._differ import normal_legal, normal_state, pile_key
-from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine
+from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine, restart
 from gostop_conformance.harness._fuzz import NOT_FUZZED
 from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._runner import run_scenario
@@ -586,10 +586,7 @@ def _random_round(engine: Engine, rs: Any, seed: int) -> list[tuple[str, Json, J
             transcript.append(("act", action, engine.act(action)))
         transcript.append(("score", {}, engine.score()))
     except EngineError:
-        restart = getattr(engine, "start", None)
-        if restart is not None:
-            with contextlib.suppress(EngineError):
-                restart()
+        restart(engine)
         return None
     return transcript
 
@@ -604,10 +601,7 @@ def _engine_run(engine: Engine, sc: Scenario) -> list[tuple[str, Json, Json]] | 
     except EngineError:
         return None
     if result.outcome in ("CRASH", "TIMEOUT", "PROTOCOL"):
-        restart = getattr(engine, "start", None)
-        if restart is not None:
-            with contextlib.suppress(EngineError):  # a dead engine shows in the next scenario
-                restart()
+        restart(engine)  # a dead engine shows in the next scenario
         return None
     if result.outcome == "UNSUPPORTED":  # the engine refused the deal: it played nothing to learn from
         return None
