@@ -733,16 +733,16 @@ def _fuzz(args: argparse.Namespace) -> int:
         "guided": args.guided,
         "engine": args.engine or " ".join(argv),
     }
-    lost = _fuzz_outputs(report, run, rounds, args.out)
-    for line in fuzz_report_lines(report, lost[0], args.max_divergences):
+    paths, lost = _fuzz_outputs(report, run, rounds, args.out)
+    for line in fuzz_report_lines(report, paths, args.max_divergences):
         print(line)
-    if lost[1] is not None:
-        print(f"gostop-conformance: error: {lost[1]}", file=sys.stderr)
+    if lost is not None:
+        print(f"gostop-conformance: error: {lost}", file=sys.stderr)
     rate = report.rounds / seconds if seconds else 0.0
     print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
     for line in fuzz_coverage_lines(report, guided=args.guided):
         print(line)
-    return EXIT_FAIL if report.found or lost[1] is not None else EXIT_OK
+    return EXIT_FAIL if report.found or lost is not None else EXIT_OK
 
 
 def _fuzz_outputs(
