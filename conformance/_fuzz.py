@@ -40,7 +40,7 @@ from gostop_conformance.harness._engine import Engine, EngineError, planned, res
 from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._trace import NEVER_TRACED, cited
 from gostop_conformance.reference import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
-from gostop_conformance.spec import InputError, Options, load_ruleset, option_registry
+from gostop_conformance.spec import InputError, Options, load_ruleset, option_registry, ruleset_from_json
 
 Json = dict[str, Any]
 
@@ -136,9 +136,10 @@ class Case:
 @functools.lru_cache(maxsize=1024)
 def _overridden(ruleset: str, overrides: str) -> tuple[Options, Json]:
     """A ruleset with overrides (given as sorted JSON text), its options and the protocol's ruleset
-    object: a run draws the same few combinations again and again, and resolving one costs as much
-    as the reference's playing a round."""
-    rs = load_ruleset(ruleset).with_overrides(json.loads(overrides), "fuzz")
+    object: a run draws the same few combinations again and again, and writing one's options as
+    JSON costs as much as the reference's playing a round. Resolved as a new_game's ruleset is
+    (spec.ruleset_from_json, which keeps the resolutions it made)."""
+    rs = ruleset_from_json({"id": ruleset, "options": json.loads(overrides)})
     return rs.options, {"id": rs.id, "options": rs.options.as_json()}
 
 
