@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # modules mypyc compiles), installed in a virtual environment of its own
 COMPILED_VENV := build/venv-compiled
 COMPILED_BIN := $(abspath $(COMPILED_VENV))/bin
-PACKAGE_SOURCES := $(shell find src/gostop_conformance/ reference_impl reference_mutants conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
+PACKAGE_SOURCES := $(shell find src/gostop_conformance/ kit reference_impl reference_mutants conformance spec scenarios build_backend -type f ! -path '*/__pycache__/*' 2>/dev/null) setup.py pyproject.toml
 
 .PHONY: suite test test-slow lint corpus-lint typecheck check bench bench-quick docs clean mutation-syntactic compiled compiled-pgo test-compiled wheel wheel-check fuzz-server
 
@@ -42,7 +42,7 @@ corpus-lint: $(STAMP)
 	tail -1 reports/coverage.txt
 
 ## the real folders, not their links under src/ (which would lint every file twice)
-LINTED := src/gostop_conformance/__init__.py spec reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers
+LINTED := src/gostop_conformance/__init__.py spec kit reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)

@@ -66,7 +66,7 @@ from gostop_conformance.harness._reporters import (
     write_reproducers,
 )
 from gostop_conformance.harness._runner import PASS, run_scenario
-from gostop_conformance.harness._safetext import terminal_safe
+from gostop_conformance.harness._safetext import engine_text, terminal_safe
 from gostop_conformance.harness._scenarios import check_selection, default_root, load_corpus, select, shard
 from gostop_conformance.harness._smoke import run_smoke
 from gostop_conformance.harness._stdio import StdioEngine
@@ -542,6 +542,15 @@ def _support(args: argparse.Namespace) -> int:
     features = Counter(f for v in found for f in v.features)
     for feature, n in features.most_common():
         print(f"  the feature {feature}: +{n} scenarios")
+    declined = Counter("constructed positions" if v.constructed else "the event log" for v in found if v.constructed or v.event_log)
+    for what, n in sorted(declined.items()):
+        print(f"  {n} scenarios about {what}, which the declaration declines")
+    reasons = hello.get("reasons") or {}
+    if reasons:
+        print("why the engine declares as it does (hello.reasons; the scenarios left out that need another value):")
+        for option, why in sorted(reasons.items()):
+            left = sum(1 for v in found if any(n.option == option for n in v.needs))
+            print(f"  {option}: {engine_text(why)} ({left} left out)")
     return EXIT_OK
 
 

@@ -82,6 +82,8 @@ class Declaration:
     declared_options: Mapping[str, Support]
     #: the engine declines constructed positions (`"positions": "reachable"`, R-ROUND-END)
     reachable_only: bool = False
+    #: the engine reports no events (`"events": "none"`): the scenarios about the event log are UNSUPPORTED
+    outcomes_only: bool = False
 
     def claims(self, ruleset_id: str) -> Configuration | None:
         return next((c for c in self.configurations if c.base == ruleset_id), None)
@@ -151,11 +153,24 @@ def parse(hello: Json) -> Declaration:
     positions = hello.get("positions", "any")
     if positions not in POSITIONS:
         raise DeclarationError("hello.positions", f'expected "any" (the default) or "reachable", got {positions!r}')
-    return Declaration(tuple(configurations), tuple(claimed), frozenset(features), top, positions == "reachable")
+    reasons = hello.get("reasons") or {}
+    if not isinstance(reasons, dict):
+        raise DeclarationError("hello.reasons", "expected an object of option ids to the reason for each")
+    for option, why in reasons.items():
+        if option not in registry:
+            raise DeclarationError(f"hello.reasons.{option}", "unknown option of spec/options.yaml")
+        if not isinstance(why, str):
+            raise DeclarationError(f"hello.reasons.{option}", "expected the reason as a string")
+    events = hello.get("events", "all")
+    if events not in EVENT_REPORTS:
+        raise DeclarationError("hello.events", f'expected "all" (the default) or "none", got {events!r}')
+    return Declaration(tuple(configurations), tuple(claimed), frozenset(features), top, positions == "reachable", events == "none")
 
 
 #: what `hello.positions` may say (spec/vocabulary.yaml): every position a scenario sets up, or only those a real deal reaches
 POSITIONS: Final = tuple(vocabulary()["positions"])
+#: what `hello.events` may say (spec/vocabulary.yaml, event_reports)
+EVENT_REPORTS: Final = tuple(vocabulary()["event_reports"])
 
 
 def _options(raw: Any, where: str, *, allow_unsupported: bool, keys: Mapping[str, str] | None = None) -> dict[str, Support]:
@@ -271,6 +286,8 @@ class Verdict:
     needs: tuple[Need, ...] = ()
     features: tuple[str, ...] = ()
     constructed: bool = False
+    #: the scenario is about the event log, and the engine reports no events
+    event_log: bool = False
 
     @property
     def supported(self) -> bool:
@@ -283,6 +300,8 @@ class Verdict:
             return (
                 "reaches a constructed position (the stock empty while a player still holds cards, R-ROUND-END), which the engine declines"
             )
+        if self.event_log:
+            return "is about the event log (event_log: true), and the engine reports no events (hello events: none)"
         return "needs " + "; ".join(n.text() for n in self.needs)
 
     def note(self) -> str:
@@ -302,6 +321,8 @@ def verdict(sc: Scenario, declaration: Declaration, dependencies: DependenciesOf
         return Verdict(None, features=missing_features)
     if declaration.reachable_only and dependencies(sc).constructed:
         return Verdict(None, constructed=True)
+    if declaration.outcomes_only and sc.event_log:
+        return Verdict(None, event_log=True)
     own = declaration.claims(sc.ruleset)
     order = [c for c in (own, declaration.free(sc.rules.players)) if c is not None]
     order += [c for c in declaration.configurations if c not in order]
@@ -423,7 +444,7 @@ def unlocks(verdicts: Iterable[Verdict]) -> list[Unlock]:
     partly: Counter[tuple[str, str]] = Counter()
     values: dict[tuple[str, str], Any] = {}
     for v in verdicts:
-        if v.supported or v.features or v.constructed:
+        if v.supported or v.features or v.constructed or v.event_log:
             continue
         for need in v.needs:
             for value in need.passes:

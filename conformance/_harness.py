@@ -102,6 +102,8 @@ class Record:
                 out["requires"] = list(v.features)
             if v.constructed:
                 out["constructed"] = True
+            if v.event_log:
+                out["event_log"] = True
             out["needs"] = [{"option": n.option, "passes": list(n.passes), "declared": n.declared} for n in v.needs]
         if self.result is not None:
             out["steps_run"] = self.result.steps_run

@@ -6,20 +6,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple, final
 
-from gostop_conformance.spec import ActionType, EventKind, RejectionCode
+from gostop_conformance.spec import ActionType, EventKind, RejectionCode, vocabulary
 
-ACTION_FIELDS: Final = {
-    "play": ("card", "take", "shake"),
-    "bomb": ("month",),
-    "skip": (),
-    "shake": ("month",),
-    "bonus": ("card",),
-    "dual_to_junk": ("card",),
-    "take": ("card",),
-    "go": (),
-    "stop": (),
-    "chongtong": ("month",),
-}
+#: the fields each action type takes besides type and player, read from spec/vocabulary.yaml (its
+#: one statement; tests/kit checks that every table of them in the repository agrees)
+ACTION_FIELDS: Final[dict[str, tuple[str, ...]]] = {kind: tuple(entry["fields"]) for kind, entry in vocabulary()["actions"].items()}
 
 
 NO_DATA: Final[Mapping[str, Any]] = MappingProxyType({})

@@ -1,6 +1,7 @@
-"""The layers import one way: `gostop_conformance.spec` (the spec data and its model), then
-`.reference` (the engine), then `.mutants` (deliberately broken engines), then `.harness`, then the
-docs generator, the benchmarks and the peer adapters. Every import goes through the one installed
+"""The layers import one way: `gostop_conformance.spec` (the spec data and its model), then `.kit`
+(the adapter kit: the protocol and the cards, no rule), then `.reference` (the engine), then
+`.mutants` (deliberately broken engines), then `.harness`, then the docs generator, the benchmarks
+and the peer adapters. Every import goes through the one installed
 namespace: the repository's folders are never imported by their own names (`spec`,
 `reference_impl`, ...), which would load a second copy of a module. No module imports a private
 module (`_name`) of another package, or reads a private attribute of one, only its public API (the
@@ -25,13 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMESPACE = "gostop_conformance"
 
 #: the namespace's packages by layer: a module may import its own layer and those below it
-LAYERS = {"spec": 0, "reference": 1, "mutants": 2, "harness": 3, "docsgen": 4}
+LAYERS = {"spec": 0, "kit": 1, "reference": 2, "mutants": 3, "harness": 4, "docsgen": 5}
 #: the repository folder of each package (src/gostop_conformance/<package> links to it)
-FOLDERS = {"spec": "spec", "reference": "reference_impl", "mutants": "reference_mutants", "harness": "conformance"}
+FOLDERS = {"spec": "spec", "kit": "kit", "reference": "reference_impl", "mutants": "reference_mutants", "harness": "conformance"}
 #: who may read a package's private modules and attributes besides the package itself and its tests
 PRIVATE_READERS = {"reference": {"mutants"}}
 #: folders of code outside the packages, and the layer they sit at (they use the public APIs)
-CONSUMERS = {"docs/_build": 4, "benchmarks": 4, "peers": 4, "build_backend": 4}
+CONSUMERS = {"docs/_build": 5, "benchmarks": 5, "peers": 5, "build_backend": 5}
 #: names of the repository's folders, which no code may import as top-level packages
 FOLDER_NAMES = {*FOLDERS.values(), "scenarios"}
 
@@ -239,8 +240,9 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     [
         ({"spec/_cards.py": "from gostop_conformance.reference import Round\n"}, "spec (layer 0) imports gostop_conformance.reference"),
         ({"reference_impl/_round.py": "def f():\n    from gostop_conformance.harness import run_suite\n"}, "a layer above it"),
-        ({"reference_impl/_round.py": "from gostop_conformance.mutants import MUTANTS\n"}, "(layer 1) imports gostop_conformance.mutants"),
-        ({"reference_impl/_round.py": "from gostop_conformance import harness\n"}, "reference (layer 1) imports harness, a layer above it"),
+        ({"reference_impl/_round.py": "from gostop_conformance.mutants import MUTANTS\n"}, "(layer 2) imports gostop_conformance.mutants"),
+        ({"kit/_server.py": "from gostop_conformance.reference import JsonEngine\n"}, "kit (layer 1) imports gostop_conformance.reference"),
+        ({"reference_impl/_round.py": "from gostop_conformance import harness\n"}, "reference (layer 2) imports harness, a layer above it"),
         ({"conformance/_runner.py": "from gostop_conformance.reference._round import Round\n"}, "import Round is private to reference"),
         ({"conformance/_runner.py": "from gostop_conformance.spec import _yamlio\n"}, "spec import _yamlio is private to spec"),
         ({"benchmarks/x.py": "import gostop_conformance.reference._deal\n"}, "reference._deal is private to reference"),

@@ -240,6 +240,39 @@ def test_an_engine_may_decline_constructed_positions() -> None:
         parse({"positions": "real"})
 
 
+def test_an_engine_that_reports_no_events_is_not_judged_on_the_event_log() -> None:
+    """hello events: none (spec/vocabulary.yaml, event_reports): exactly the scenarios about the
+    event log are UNSUPPORTED, with the reason; every other scenario still runs."""
+    about_events = {sc.id for sc in CORPUS if sc.event_log}
+    assert len(about_events) > 20
+    everything = {"rulesets": ruleset_ids(), "options": {k: "all" for k in option_registry()}, "features": list(FEATURES)}
+    quiet = Verdicts(parse(everything | {"events": "none"}), STORED)
+    assert {sc.id for sc in CORPUS if not quiet.of(sc).supported} == about_events
+    sc = next(sc for sc in CORPUS if sc.id in about_events)
+    assert "the engine reports no events" in quiet.of(sc).reason()
+    with pytest.raises(DeclarationError, match=r'hello.events: expected "all" \(the default\) or "none", got \'some\''):
+        parse({"events": "some"})
+
+
+def test_reasons_name_known_options_and_are_text() -> None:
+    parse({"rulesets": ["matgo-2p"], "reasons": {"jjok_steal": "the engine's own rule"}})
+    with pytest.raises(DeclarationError, match=r"hello.reasons.jjok_stael: unknown option"):
+        parse({"rulesets": ["matgo-2p"], "reasons": {"jjok_stael": "x"}})
+    with pytest.raises(DeclarationError, match=r"hello.reasons.jjok_steal: expected the reason as a string"):
+        parse({"rulesets": ["matgo-2p"], "reasons": {"jjok_steal": 3}})
+
+
+def test_support_prints_each_reason_beside_the_scenarios_its_option_leaves_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hello = {"rulesets": [{"id": "matgo-2p", "options": {"shake_declaration": "unsupported"}}], "events": "none",
+             "reasons": {"shake_declaration": "shakes by itself\u001b[2J"}}  # fmt: skip
+    (tmp_path / "hello.json").write_text(json.dumps(hello))
+    assert cli(["support", "--hello", str(tmp_path / "hello.json")]) == 0
+    out = capsys.readouterr().out
+    assert "scenarios about the event log, which the declaration declines" in out
+    line = next(x for x in out.splitlines() if x.startswith("  shake_declaration: "))
+    assert re.fullmatch(r"  shake_declaration: shakes by itself\\x1b\[2J \(\d+ left out\)", line), line
+
+
 def test_options_declared_per_player_count_make_one_configuration_per_count() -> None:
     """An engine that plays Go at 7 with two players and at 3 with three (gostop-ts) says so: the
     scenarios of matgo-2p and standard-3p that depend on go_threshold run, each under its count."""

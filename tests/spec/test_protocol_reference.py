@@ -78,6 +78,7 @@ def test_every_enum_of_the_protocol_schema_is_a_vocabulary_set() -> None:
         "/$defs/dan": list(VOC["dans"]),
         "/$defs/point_count_set": list(VOC["point_count_sets"]),
         "/$defs/reply_hello/properties/positions": list(VOC["positions"]),
+        "/$defs/reply_hello/properties/events": list(VOC["event_reports"]),
         # the commands are the schema's own: each request branch is one (or, here, three without fields)
         "/$defs/request/oneOf/2/properties/cmd": ["legal", "score", "bye"],
     }

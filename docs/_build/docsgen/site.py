@@ -91,6 +91,7 @@ def nav(m: Model) -> list[Any]:
             "Engines": [
                 {"Validate your engine in an afternoon": "tutorial.md"},
                 {"What your engine declares, and what runs": "declarations.md"},
+                {"Adapter kits": "kits.md"},
                 {"Protocol reference": "protocol.md"},
                 {"Conformance of the reference engine": "conformance.md"},
                 {"Compatibility report (worked examples)": "compatibility.md"},
