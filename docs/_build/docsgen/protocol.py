@@ -269,6 +269,10 @@ def protocol_page(m: Model, portable: bool = False) -> str:
         f"[Validate your engine in an afternoon]({ctx.md('tutorial.md')}); adapter skeletons: "
         f"[Python]({ctx.md('adapters/skeleton_engine.py')}), [JavaScript]({ctx.md('adapters/skeleton_engine.js')}). "
         f"This page is generated from {schema_file} and {vocabulary_file}.\n",
+        f"The schema is also in parts, each a JSON Schema of its own: one file per command, its "
+        f"request and its reply ({spec_file(ctx, 'spec/protocol/commands/')}`<cmd>.json`), and one per "
+        f"shared definition ({spec_file(ctx, 'spec/protocol/defs/')}`<name>.json`), referring to each "
+        "other by file; the one-file schema is built from them. Read the part a message needs.\n",
     ]
     out += _commands(ctx, defs, voc)
     out.append(ctx.heading(2, "Types", "types"))
