@@ -2,9 +2,10 @@
 
 Public API (everything else is private):
 
-- `load_corpus(root=None)`, `select(...)`, `Scenario`, `Step`, `default_root()`: the scenario format
-  and the bundled corpus; `load_dependencies(root)`, `compress_values(values)`: the options each
-  scenario's outcome depends on (scenarios/dependencies.yaml); `load_interactions(root)`,
+- `load_corpus(root=None)`, `select(...)`, `Scenario`, `Step`, `default_root()`,
+  `corpus_digest(root=None)`: the scenario format, the bundled corpus and what identifies it;
+  `load_dependencies(root)`, `compress_values(values)`: the options each scenario's outcome
+  depends on (scenarios/dependencies.yaml); `load_interactions(root)`,
   `check_interactions(design, corpus)`: the design of the interaction scenarios
   (scenarios/interactions.yaml).
 - `Engine` (a typing.Protocol), `ReferenceEngine`, `StdioEngine`, `EngineError`: engines under test.
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from gostop_conformance.harness._mutation import run_mutants
     from gostop_conformance.harness._perft import load_perft
     from gostop_conformance.harness._runner import Result, run_scenario
-    from gostop_conformance.harness._scenarios import Scenario, Step, default_root, load_corpus, select
+    from gostop_conformance.harness._scenarios import Scenario, Step, corpus_digest, default_root, load_corpus, select
     from gostop_conformance.harness._stdio import StdioEngine
     from gostop_conformance.harness._trace import UNTRACED
 
@@ -74,6 +75,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "coverage": ("_lint", "coverage"),
     "coverage_by_players": ("_lint", "by_players"),
     "coverage_markdown": ("_lint", "coverage_markdown"),
+    "corpus_digest": ("_scenarios", "corpus_digest"),
     "default_root": ("_scenarios", "default_root"),
     "engine_factory": ("_harness", "engine_factory"),
     "fuzz": ("_fuzz", "fuzz"),
@@ -110,6 +112,7 @@ __all__ = [
     "Verdicts",
     "check_interactions",
     "compress_values",
+    "corpus_digest",
     "coverage",
     "coverage_by_players",
     "coverage_markdown",

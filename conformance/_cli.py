@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -67,7 +68,7 @@ from gostop_conformance.harness._reporters import (
 )
 from gostop_conformance.harness._runner import PASS, run_scenario
 from gostop_conformance.harness._safetext import engine_text, terminal_safe
-from gostop_conformance.harness._scenarios import check_selection, default_root, load_corpus, select, shard
+from gostop_conformance.harness._scenarios import check_selection, corpus_digest, default_root, load_corpus, select, shard
 from gostop_conformance.harness._smoke import run_smoke
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.mutants import MUTANTS
@@ -106,6 +107,18 @@ NO_CACHE_HELP = (
 JOBS_HELP = "worker processes, each with an engine of its own (default 1; 0: every core); the report does not depend on it"
 
 
+class _Version(argparse.Action):
+    """--version: the suite, its protocol and its corpus (CHANGELOG.md records each release's
+    corpus digest), computed only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None) -> None:
+        print(f"{parser.prog} {engine_version()} (protocol {PROTOCOL_VERSION}, corpus {corpus_digest()})")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="gostop-conformance",
@@ -113,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--version", action="version", version=f"%(prog)s {engine_version()} (protocol {PROTOCOL_VERSION})")
+    p.add_argument("--version", action=_Version, help="the suite's version, its protocol's and its corpus's digest")
     sub = p.add_subparsers(dest="command", required=True)
     run_p = sub.add_parser("run", help="run the scenario corpus against an engine (default: the bundled reference engine, in process)")
     run_p.add_argument(
@@ -413,6 +426,7 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
 def _write_reports(report: RunReport, out: Path, root: Path, timing: bool) -> str | None:
     """Every report file, each whole or not at all; None, or why they could not all be written
     (a full disk): the run still prints its verdict."""
+    report = dataclasses.replace(report, corpus_digest=report.corpus_digest or corpus_digest(root))
     try:
         write_jsonl(report, out / "report.jsonl", timing=timing)
         write_junit(report, out / "junit.xml", timing=timing)

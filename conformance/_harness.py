@@ -136,6 +136,8 @@ class RunReport:
     stderr: str = ""
     #: the name the reports give the engine (`run --label`); by default its hello's name
     name: str | None = None
+    #: the digest of the corpus the run read (corpus_digest), written in the report's header
+    corpus_digest: str = ""
 
     def checked(self) -> int:
         """Scenarios that ran against the engine (whatever their outcome)."""
@@ -191,6 +193,7 @@ class RunReport:
             "record": "header",
             "suite_version": engine_version(),
             "protocol": PROTOCOL_VERSION,
+            **({"corpus_digest": self.corpus_digest} if self.corpus_digest else {}),
             "engine": self.hello.get("engine", {}),
             "engine_label": self.engine_label,
             **({"label": self.name} if self.name else {}),
@@ -201,6 +204,7 @@ class RunReport:
                 "options": self.hello.get("options", {}),
                 "features": self.hello.get("features", []),
                 "positions": self.hello.get("positions", "any"),
+                "events": self.hello.get("events", "all"),
             },
             "ruleset_hashes": {rid: load_ruleset(rid).hash for rid in rulesets},
             "selection": self.selection,

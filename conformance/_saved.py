@@ -101,7 +101,7 @@ def merge(runs: Sequence[SavedRun], corpus: Mapping[str, Scenario]) -> RunReport
         raise InputError("summary", "give at least one report.jsonl")
     first = runs[0].header
     for run in runs[1:]:
-        for key in ("suite_version", "engine", "engine_command"):
+        for key in ("suite_version", "corpus_digest", "engine", "engine_command"):
             if run.header.get(key) != first.get(key):
                 raise InputError(str(run.path), f"its {key} differs from {runs[0].path}'s: shards of one run share it")
         mine, theirs = _unsharded(run.header), _unsharded(first)
@@ -143,6 +143,7 @@ def merge(runs: Sequence[SavedRun], corpus: Mapping[str, Scenario]) -> RunReport
         selection={"merged": [str(run.path) for run in runs]},
         min_checked=sum(int(run.footer.get("min_checked", 1)) for run in runs),
         aborted=next((str(run.footer["aborted"]) for run in runs if run.footer.get("aborted")), None),
+        corpus_digest=str(first.get("corpus_digest") or ""),
     )
 
 

@@ -7,6 +7,7 @@ bottom of the stock in canonical index order) is applied here, so engines always
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -214,6 +215,17 @@ CORPUS_PACKAGE: Final = "gostop_conformance.scenarios"
 def default_root() -> Path:
     """The bundled corpus, found as package data: the same in a checkout and in an installed wheel."""
     return Path(str(resources.files(CORPUS_PACKAGE))).resolve()
+
+
+def corpus_digest(root: Path | None = None) -> str:
+    """What identifies a corpus, for reports that must not be compared across corpora: a SHA-256
+    of every YAML file under `root` (its path relative to the root, then its bytes), in path
+    order; the same for a checkout and an installed wheel. CHANGELOG.md records it per release."""
+    root = root or default_root()
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*.yaml") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"sha256:{digest.hexdigest()[:16]}"
 
 
 def load_corpus(root: Path | None = None, files: Iterable[Path] | None = None) -> list[Scenario]:
