@@ -266,6 +266,8 @@ class TurnEvents:
             if c in on:  # discarded onto the table before the pause
                 ctx.mode = "discard"
                 ctx.start.remove(c)
+            elif not on:  # discarded, and reported in play rather than on the table (in_play allows either)
+                ctx.mode = "discard"
             elif len(on) == 1:
                 ctx.mode, ctx.pair = "pair", (on[0],)
             else:
@@ -432,7 +434,10 @@ class TurnEvents:
             points = int(o["go_threshold"] if setting == "threshold" else setting)
             if made and points > 0 and self._first_turn():
                 self.out.append(make_event("award", actor, reason=reason, points=points))
-        if ctx.made_ppeok and o["three_ppeok_win"] != "off" and self.seat_value(self.after, actor, "ppeoks") == 3:
+        # the state says whether the round ended: an engine that played on is reported as it played
+        # (its state then differs from the rules', which the harness judges), not as the options say
+        third = ctx.made_ppeok and o["three_ppeok_win"] != "off" and self.seat_value(self.after, actor, "ppeoks") == 3
+        if third and self.after.get("decision") == "none":
             self.out.append(make_event("three_ppeok", actor))  # an instant win: the turn's steals are dropped
             self.out.append(round_end(self.settlement))
             return
