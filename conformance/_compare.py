@@ -3,7 +3,9 @@ presentation order is never normative. Only the fields an expectation names are 
 
 Outcomes over conventions (docs/scenario-format.md, "What fails an engine"):
 - equivalent cards (same month, kind, units and roles: the two single junk of a month, the 2-unit
-  bonus cards; R-CARD-IDS) compare as the same card, unless the scenario sets `exact_cards`;
+  bonus cards; R-CARD-IDS) compare as the same card, unless the scenario sets `exact_cards`; in
+  captured piles, single junk of any month are one card, and so are the two double junk (R-STEAL:
+  which the giver hands over is the giver's choice), except where the ruleset scores months;
 - event expectations fail an engine only in a scenario about the event log (`event_log: true`);
   elsewhere a difference in the events is reported as a note, and the scenario is judged on what a
   player notices: cards held, captured and on the table, legal choices, who acts, scores, payments.
@@ -41,10 +43,10 @@ class Mismatch:
     binding: bool = True
 
     def text(self) -> str:
-        note = f" ({self.note})" if self.note else ""
+        diff = self.cards()
+        note = f" ({self.note})" if self.note and diff != self.note else ""
         head = "" if self.binding else "note, not a failure: "
         lines = [f"{head}{self.where}: {self.path}{note}"]
-        diff = card_difference(self.expected, self.actual)
         if diff is not None and max(len(self.expected), len(self.actual)) > _SHORT_PILE:
             lines.append(f"    {diff}")  # a one-card difference in a 20-card pile: the difference, not two lists
         else:
@@ -53,9 +55,17 @@ class Mismatch:
                 lines.append(f"    ({diff})")
         return "\n".join(lines)
 
+    def cards(self) -> str | None:
+        """The difference of two card lists as they were compared: a captured pile's is its note
+        (check_seen: single and double junk by units, pile_difference), any other's by card id;
+        None when the values are not card lists."""
+        if self.note and self.path.startswith(PILE_PATH):
+            return self.note
+        return card_difference(self.expected, self.actual)
+
     def brief(self) -> str:
         """The mismatch in one line (summary.md's first problem)."""
-        diff = card_difference(self.expected, self.actual)
+        diff = self.cards()
         if diff is not None:
             return diff
         if self.note and self.path.startswith(("events.", "legal.")):
@@ -65,6 +75,8 @@ class Mismatch:
 
 #: card lists up to this long are shown whole, with their difference
 _SHORT_PILE: Final = 6
+#: the path of a captured pile's mismatch (check_seen), whose note is the difference as compared
+PILE_PATH: Final = "captured["
 
 
 def _is_cards(value: Any) -> bool:
@@ -130,19 +142,56 @@ def card_class(card: Any) -> Any:
 _DEC_RIBBON: Final = "m12-ribbon"
 #: the months whose single junk a scoring rule tells apart in a captured pile (R-EXTRA-YAKU palssari)
 _PALSSARI_MONTHS: Final = frozenset({4, 7})
+#: the classes of captured junk compared by units (pile_class): what a mismatch names instead of ids
+SINGLE_JUNK: Final = "single junk"
+DOUBLE_JUNK: Final = "double junk"
 
 
 def pile_class(card: Any, rules: Options) -> Any:
     """A captured card as the scoring sees it (R-STEAL, R-CARD-IDS): single junk cards of any
-    month are one class, since no rule of Go-Stop scoring tells them apart once captured, unless
-    the ruleset scores months (the point-count sets, palssari); every other card as card_class."""
+    month are one class, and so are the two double junk cards (`m11-double-junk`,
+    `m12-double-junk`: same kind, 2 units, no role), since which the giver surrenders is the
+    giver's choice and no rule of Go-Stop scoring tells them apart once captured (R-SCORE-JUNK
+    counts units; R-EXTRA-YAKU's three_ssangpi needs both, and the deck has only the two), unless
+    the ruleset scores months (the point-count sets of R-PC-SETS name both double junk, palssari
+    its months' single junk); every other card as card_class."""
     found = deck().by_id.get(card) if isinstance(card, str) else None
-    plain = found is not None and ((found.kind == "junk" and found.units == 1) or (card == _DEC_RIBBON and rules.dec_ribbon == "junk"))
-    if found is None or not plain or rules.scoring_system == "point_count":
+    if found is None or rules.scoring_system == "point_count":
         return card_class(card)
-    if "palssari" in rules.extra_yaku and found.month in _PALSSARI_MONTHS:
+    if found.kind == "double-junk":
+        return DOUBLE_JUNK
+    plain = (found.kind == "junk" and found.units == 1) or (card == _DEC_RIBBON and rules.dec_ribbon == "junk")
+    if not plain or ("palssari" in rules.extra_yaku and found.month in _PALSSARI_MONTHS):
         return card_class(card)
-    return "single junk"
+    return SINGLE_JUNK
+
+
+def pile_difference(expected: Any, actual: Any, rules: Options) -> str | None:
+    """`missing ...; extra ...` between two captured piles as pile_class compares them: junk
+    compared by units is counted (`missing 1 single junk`), never named by a card id the engine
+    need not have surrendered; None if either is not a card list."""
+    if not (_is_cards(expected) and _is_cards(actual)):
+        return None
+    want, got = Counter(pile_class(c, rules) for c in expected), Counter(pile_class(c, rules) for c in actual)
+
+    def named(classes: Counter[Any], cards: Sequence[str]) -> list[str]:
+        out: list[str] = []
+        for cls, n in sorted(classes.items(), key=lambda item: min(_index(c) for c in cards if pile_class(c, rules) == item[0])):
+            if cls in (SINGLE_JUNK, DOUBLE_JUNK):
+                out.append(f"{n} {cls}")
+            else:
+                out += sorted((c for c in cards if pile_class(c, rules) == cls), key=_index)[:n]
+        return out
+
+    missing, extra = named(want - got, expected), named(got - want, actual)
+    parts = [f"{len(expected)} cards expected, {len(actual)} reported"]
+    if missing:
+        parts.append("missing " + " ".join(missing))
+    if extra:
+        parts.append("extra " + " ".join(extra))
+    if any(cls in (want - got) or cls in (got - want) for cls in (SINGLE_JUNK, DOUBLE_JUNK)):
+        parts.append("junk of any month compared by units (R-STEAL)")
+    return "; ".join(parts)
 
 
 def cards_equal(expected: Sequence[str], actual: Any, exact: bool = False, key: Callable[[Any], Any] | None = None) -> bool:
@@ -353,8 +402,9 @@ def check_seen(
     rules: Options | None = None,
 ) -> list[Mismatch]:
     """The parts of an expectation about the reply's events and state. Equivalent cards compare
-    as one unless `exact`, and, given the scenario's `rules`, captured single junk as pile_class
-    says; event differences bind only when the scenario is about the `event_log`."""
+    as one unless `exact`, and, given the scenario's `rules`, captured single and double junk as
+    pile_class says (a pile's mismatch then says its difference so: pile_difference); event
+    differences bind only when the scenario is about the `event_log`."""
     out: list[Mismatch] = []
     if "events" in spec:
         found = check_events(spec["events"], events, where, exact)
@@ -366,9 +416,11 @@ def check_seen(
                 if cards is None:
                     continue
                 got = actual[seat] if isinstance(actual, list) and seat < len(actual) else _MISSING
-                by = (lambda c: pile_class(c, rules)) if key == "captured" and rules is not None else None
+                by = (lambda c: pile_class(c, rules)) if key == "captured" and rules is not None and not exact else None
                 if not cards_equal(cards, got, exact, by):
-                    out.append(Mismatch(where, f"{key}[{seat}]", cards, got))
+                    # a pile compared by units says what differs by units (the note, Mismatch.cards)
+                    note = (pile_difference(cards, got, rules) or "") if by is not None and rules is not None else ""
+                    out.append(Mismatch(where, f"{key}[{seat}]", cards, got, note))
     if "table" in spec and not cards_equal(spec["table"], state.get("table"), exact):
         out.append(Mismatch(where, "table", spec["table"], state.get("table")))
     if "stacks" in spec:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from gostop_conformance.harness._compare import card_difference
+from gostop_conformance.harness._compare import PILE_PATH, card_difference
 from gostop_conformance.harness._saved import SavedRun
 from gostop_conformance.spec import clauses
 
@@ -278,12 +278,13 @@ def _title(clause: str) -> str:
 
 def _first_problem(record: Json) -> str:
     """Where the run first went wrong, as an author acts on it: where two event or action lists
-    part (the mismatch's note), card lists as missing and extra, else expected and got."""
+    part (the mismatch's note), a captured pile's difference as compared (its note: junk by
+    units), other card lists as missing and extra, else expected and got."""
     mismatches = [m for m in record.get("mismatches") or [] if m.get("binding", True)]
     if mismatches:
         m = mismatches[0]
         cards = card_difference(m.get("expected"), m.get("actual"))
-        if m.get("note") and str(m.get("path", "")).startswith(("events.", "legal.")):
+        if m.get("note") and str(m.get("path", "")).startswith(("events.", "legal.", PILE_PATH)):
             text = f"{m.get('path')}: {m.get('note')}"
         elif cards is not None:
             text = f"{m.get('path')}: {cards}"

@@ -1,6 +1,6 @@
 """The first difference between the reference engine's reply and an engine's, compared as
 scenarios compare (docs/scenario-format.md): card lists as multisets, equivalent cards as one
-(R-CARD-IDS), captured single junk by units (R-STEAL), outcomes before events. The fuzzer judges
+(R-CARD-IDS), captured junk by units (R-STEAL), outcomes before events. The fuzzer judges
 every reply of a round this way, and profile reads engines through the same normal forms.
 
 Each field is compared as sent first and put in normal form only when that differs: an engine
@@ -90,7 +90,7 @@ _STATE: Final[tuple[tuple[str, Any, Callable[[Any, Options], Any]], ...]] = (
 
 def normal_state(state: Json, rules: Options) -> Json:
     """The observable state as scenarios compare it: order-free card lists, equivalent cards as one,
-    captured single junk by units (conformance._compare)."""
+    captured single and double junk by units (conformance._compare)."""
     return {key: normal(state.get(key, absent), rules) for key, absent, normal in _STATE}
 
 

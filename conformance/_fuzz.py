@@ -11,12 +11,13 @@ list: cut after the divergence, options back to the configuration's own values, 
 toward the first legal one, the stock cards never turned up in canonical order.
 
 Every divergence is compared the way scenarios compare (equivalent cards as one, captured single
-junk by units, events apart from outcomes) and filed in a class by what differs (`signature`: the
-field path with the clauses the reference cites there; for legal actions, the kinds of actions
-missing and extra). The first divergence of each class is shrunk and written as a scenario that is
-re-run before it is kept: under the engine's declaration (a class whose scenario the declaration
-does not run is a difference in what the engine does not declare, counted apart), it must pass
-the reference and fail the engine. The rest of the class is counted.
+and double junk by units, events apart from outcomes) and filed in a class by what differs
+(`signature`: the field path with the clauses the reference cites there; for legal actions, the
+kinds of actions missing and extra). The first divergence of each class is shrunk (within its
+class) and written as a scenario that is re-run before it is kept: under the engine's
+declaration (a class whose scenario the declaration does not run, shrunk or as found, is a
+difference in what the engine does not declare, counted apart), it must pass the reference and
+fail the engine. The rest of the class is counted.
 """
 
 from __future__ import annotations
@@ -441,13 +442,17 @@ def _trace(reply: Json) -> list[str]:
 def shrink(div: Divergence, engine: Engine, reference: JsonEngine, forced: Mapping[str, Any]) -> Divergence:
     """Greedy shrinking: options back to the configuration's own values (except those it must
     change), each choice toward the first legal one, then canonical order for the stock cards
-    never turned up; a change is kept when the engines still diverge the same way."""
+    never turned up; a change is kept when the engines still diverge in the same class
+    (Divergence.signature), never merely in the same category: another choice can lead the round
+    to another of the engine's bugs, and the class would then be written with that bug's scenario
+    (go-stop-python's `legal / extra dual_to_junk` once shrank to its forced bomb, R-BOMB)."""
     best = div
+    wanted = div.signature
 
     def keep(trial: Case) -> None:
         nonlocal best
         found = play_case(trial, engine, reference)
-        if found is not None and found.category == best.category:
+        if found is not None and found.signature == wanted:
             best = found
 
     for key in list(best.case.options):
@@ -617,6 +622,12 @@ class Found:
     established: bool = True
     #: later divergences of a class outside the declaration tried again (OUTSIDE_RETRIES at most)
     retries: int = 0
+    #: the divergence as the round found it, before shrinking (what is re-run when the shrunk one
+    #: is outside the declaration); not saved: a loaded class is already established
+    first: Divergence = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.first = self.divergence
 
 
 @dataclass
@@ -839,6 +850,12 @@ class _Classes:
             report.cap_reached = report.rounds
 
     def _establish(self, found: Found) -> None:
+        """The class's first divergence shrunk, written and re-run (module docstring). A shrunk
+        divergence keeps its class, not every way the round went: a choice moved toward the first
+        legal one can take the round through an option value the engine does not declare, and
+        shrinking must not move a class the declaration runs outside it. When the shrunk scenario
+        is outside the declaration (or does not reproduce), the divergence as found is re-run too,
+        and kept if it reproduces within the declaration."""
         div = found.divergence
         if self.do_shrink:
             try:
@@ -854,6 +871,11 @@ class _Classes:
             return
         text = scenario_yaml(div, found.seed, self.label, self.reference)
         verified = self.check(text)
+        if div is not found.first and (verified.outside is not None or not verified.reproduces):
+            as_found = scenario_yaml(found.first, found.seed, self.label, self.reference)
+            again = self.check(as_found)
+            if again.outside is None and again.reproduces:
+                found.divergence, text, verified = found.first, as_found, again
         found.reproduced, found.outside = verified.reproduces, verified.outside
         found.scenario = text
 

@@ -17,14 +17,18 @@ event log) are the values the engine behaves like in that scenario:
   rules is at work (elsewhere), which says nothing of this option.
 
 The engine's value is the one the conclusive scenarios agree on (several values when the corpus
-cannot tell them apart), per player count where the counts part (go_threshold 7 with two players,
-3 with three); "inconsistent" with the majority's value and the counts when conclusive plays
-disagree, or unexplained plays outnumber them; "no modelled value fits" when only unexplained
-scenarios (never random rounds alone) are left: a lead to a rule no option models or a bug, which
-may be another option's (a forced bomb shows in every option a bomb decides); "the value it is
-sent" when every conclusive scenario fits its own value and they sent several (the engine is
-configured by the options, as a declaration of "all" says). Outcomes are compared by name as well
-as by amount: which rule events a reply names, each loser's baks. A deal the engine refuses is no
+cannot tell them apart), per player count where the counts part (go_threshold 7 with two players, 3
+with three); "inconsistent" with the majority's value and the counts when conclusive plays
+disagree, or an unexplained play contradicts them (never declared, nor confident); "no modelled
+value fits" when only unexplained scenarios (never random rounds alone) are left: a lead to a rule
+no option models or a bug, which may be another option's (a forced bomb shows in every option a
+bomb decides); "the value it is sent" when every conclusive scenario fits its own value and, with
+one player count, two values sent were told apart (a play sent each fits it and not the other): the
+engine is configured by the options, as a declaration of "all" says. Plays that fit the value they
+were sent and others too do not show it (an engine that fixes pi_bak_max_units at 7 fits every play
+sent 7 that no value from 7 to 9 changes); the finding is then the values that fit. A play no value
+fits makes any finding inconsistent, this one too. Outcomes are compared by name as well as by
+amount: which rule events a reply names, each loser's baks. A deal the engine refuses is no
 evidence.
 
 An engine with several house rules may fail an option's scenarios through another of them: a
@@ -84,8 +88,12 @@ class OptionProfile:
     unexplained: list[str] = field(default_factory=list)  # no value fits where the values differ: a rule or bug of the engine
     #: no value fits, but the engine differs first where the option plays no part: another of its rules
     elsewhere: list[str] = field(default_factory=list)
-    #: the engine played, in every conclusive scenario, the value that scenario sent (and they sent several)
+    #: the engine played, in every conclusive scenario, the value that scenario sent, and plays
+    #: sending two values of one player count told them apart (`followed`)
     follows: bool = False
+    #: per player count, the values sent that plays told apart and the engine played each as sent:
+    #: the evidence of `follows` (and what a declaration is checked against)
+    followed: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     #: how many conclusive scenarios agree with the values found (the confidence)
     votes: int = 0
     #: conclusive plays the value they sent does not explain: the engine plays its own value
@@ -111,7 +119,8 @@ class OptionProfile:
     @property
     def verdict(self) -> str:
         if self.follows:
-            return "the value it is sent"
+            # a play where the engine fit no value contradicts following as much as a fixed value
+            return "inconsistent: mostly the value it is sent" if self.inconsistent else "the value it is sent"
         if self.values is None:
             return "undecided (no play tells its values apart for this engine)"
         if not self.values:
@@ -128,12 +137,16 @@ class OptionProfile:
 
     @property
     def declarable(self) -> bool:
-        """Whether the finding may go into a declaration: a value found, consistently, by more than one play."""
-        return bool(self.values) and not self.weak and not self.inconsistent
+        """Whether the finding may go into a declaration: a value found, or the values sent
+        followed, consistently, by more than one play."""
+        return (self.follows or (bool(self.values) and not self.weak)) and not self.inconsistent
 
     @property
     def confidence(self) -> str:
         text = f"{self.votes} of {len(self.scenarios)} {self.plays}" if self.scenarios else f"no conclusive {self.plays}"
+        if self.follows:
+            told = "; ".join(f"{n} players: {', '.join(_shown(v) for v in values)}" for n, values in sorted(self.followed.items()))
+            text += f" (values told apart and played as sent: {told})"
         text += " (weak: a lead to check)" if self.weak else ""
         text += f", {len(self.unexplained)} unexplained" if self.unexplained else ""
         return text + (f", {len(self.elsewhere)} differ elsewhere first" if self.elsewhere else "")
@@ -349,15 +362,19 @@ def _option(
     candidates.sort(key=lambda sid: (len(dependencies[sid].passes[name]), len(dependencies[sid].passes), sid))
     candidates = _spread(candidates, lambda sid: show_value(by_id[sid].resolved_options[name]))
     items: list[_Evidence] = []
-    tried = 0
-    while True:
-        for sid in candidates[tried : tried + PER_OPTION]:
+
+    def play(sids: Sequence[str]) -> None:
+        for sid in sids:
             sc = by_id[sid]
             if sid not in engine_runs:
                 engine_runs[sid] = _engine_run(engine, sc)
             transcript = engine_runs[sid]
             if transcript:
                 items.append(_Evidence(sid, transcript, sc.resolved_options[name], _scenario_variant(sc, name, context), sc.rules.players))
+
+    tried = 0
+    while True:
+        play(candidates[tried : tried + PER_OPTION])
         tried = min(len(candidates), tried + PER_OPTION)
         found = _weigh(name, items, [sid for sid in candidates[:tried] if not engine_runs.get(sid)] + doubtful[:PER_OPTION])
         # most of the best-separating scenarios may say nothing of this engine (it cannot play them,
@@ -365,9 +382,30 @@ def _option(
         # rule the options do not model shows as disagreeing plays rather than as a confident value
         if len(found.scenarios) + len(found.unexplained) >= PER_OPTION or tried >= min(len(candidates), MAX_TRIED):
             break
+    telling = _telling(found, candidates[tried:], by_id, name)
+    if telling:
+        play(telling)
+        found = _weigh(name, items, [sid for sid in candidates[:tried] + telling if not engine_runs.get(sid)] + doubtful[:PER_OPTION])
     if found.values is None and base is not None and rounds:
         found = _weigh(name, _targeted(engine, name, base, rounds, context, engine_runs), [], plays="random rounds")
     return found
+
+
+def _telling(found: OptionProfile, rest: Sequence[str], by_id: Mapping[str, Scenario], name: str) -> list[str]:
+    """The scenarios not yet tried that could tell following the value sent from a fixed value
+    (_followed), when every conclusive play fit the value it was sent and none told two apart:
+    those sending another value with a player count already played (PER_OPTION at most). The
+    sharpest scenarios of pi_bak_max_units send 7 with two players and 5 with three, which fit
+    the reference engine and gostop-ts's 7 and 5 hard-coded by count alike; three send 5 with two."""
+    if not found.scenarios or found.follows or found.overruled:
+        return []
+    played = {(by_id[sid].rules.players, _key(by_id[sid].resolved_options[name])) for sid in found.scenarios if sid in by_id}
+    counts = {n for n, _ in played}
+
+    def sent(sid: str) -> tuple[int, str]:
+        return by_id[sid].rules.players, _key(by_id[sid].resolved_options[name])
+
+    return [sid for sid in rest if sent(sid)[0] in counts and sent(sid) not in played][:PER_OPTION]
 
 
 def _spread(ranked: Sequence[str], sent: Callable[[str], str]) -> list[str]:
@@ -389,9 +427,9 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
     spec = option_registry()[name]
     found = OptionProfile(name, None, inconclusive=list(unplayable), plays=plays)
     values_of: dict[str, Any] = {}
-    sent: set[str] = set()
     always_own = True
     conclusive: list[tuple[int, set[str]]] = []  # per conclusive play: its player count, the values that fit it
+    sent_by: list[tuple[int, str, set[str]]] = []  # per conclusive play: its player count, the value sent, the values that fit
     for item in items:
         values = probe_values(spec, item.own)
         values_of.update((_key(value), value) for value in values)
@@ -409,24 +447,54 @@ def _weigh(name: str, items: Sequence[_Evidence], unplayable: Sequence[str], pla
             continue
         found.scenarios.append(item.label)
         own = _key(item.own)
-        sent.add(own)
         always_own = always_own and own in matching
         found.overruled += own not in matching
         conclusive.append((item.players, matching))
+        sent_by.append((item.players, own, matching))
     if found.unexplained and not found.scenarios:
         # no play fits a modelled value; random rounds, where many rules meet, never conclude that alone
         found.values = () if plays == "scenarios" else None
     elif found.scenarios:
-        # an engine that is configured by what it is sent plays each play's own value: it has no
-        # house value of the option to find (several values sent tell it apart)
-        found.follows = always_own and len(sent) > 1
         _decide(found, conclusive, values_of)
+        # an engine that is configured by what it is sent plays each play's own value: it has no
+        # house value of the option to find, but only plays that tell the values sent apart show it
+        # (every play fitting the value it was sent proves nothing where it fits the others too)
+        followed = _followed(sent_by) if always_own else {}
+        found.follows = bool(followed)
+        if found.follows:
+            found.followed = {n: tuple(values_of[k] for k in values_of if k in keys) for n, keys in sorted(followed.items())}
+            # plays fitting the different values they were sent are what following is, not a
+            # disagreement (_decide's majority): every conclusive play agrees with it
+            found.votes, found.inconsistent = len(conclusive), False
         # a play that fits no value where this option's values differ contradicts the value found as
         # much as a play that fits another value does: the engine plays a rule the option does not
         # model (go-stop-python's hand_chongtong, asked once before the first turn, fits
-        # instant_win_or_continue where the holder declares at once and no value where it waits)
-        found.inconsistent = found.inconsistent or (bool(found.unexplained) and not found.follows)
+        # instant_win_or_continue where the holder declares at once and no value where it waits);
+        # it contradicts following what the engine is sent as much (it did not, there)
+        found.inconsistent = found.inconsistent or bool(found.unexplained)
     return found
+
+
+def _followed(plays: Sequence[tuple[int, str, set[str]]]) -> dict[int, set[str]]:
+    """Per player count, the values sent that the plays show the engine following: two values a
+    and b are told apart when a play sent a fits a and not b, and a play sent b fits b and not a
+    (each play's outcome differs between the two, and each matched the value it was sent). Only
+    within a player count: an engine that fixes a value per count (gostop-ts's pi_bak_max_units,
+    7 with two players and 5 with three, which no play of two players told from 8 or 9) fits the
+    value each count sends without following any."""
+    out: dict[int, set[str]] = {}
+    for n in sorted({m for m, _, _ in plays}):
+        at = [(own, fits) for m, own, fits in plays if m == n]
+        sent = sorted({own for own, _ in at})
+
+        def apart(a: str, b: str, at: list[tuple[str, set[str]]] = at) -> bool:
+            return any(own == a and a in fits and b not in fits for own, fits in at)
+
+        for i, a in enumerate(sent):
+            for b in sent[i + 1 :]:
+                if apart(a, b) and apart(b, a):
+                    out.setdefault(n, set()).update((a, b))
+    return out
 
 
 def _fits(item: _Evidence, values: Sequence[Any]) -> tuple[list[Any] | None, dict[str, list[Any]], set[str]]:
@@ -623,7 +691,7 @@ def declaration(found: Sequence[OptionProfile], bases: Sequence[str] | str, hell
         own = load_ruleset(base).options.as_json()
         exceptions: Json = {name: v for name, v in _claimed(hello, base).items() if name not in decided}
         for p in decided.values():
-            if p.follows:
+            if p.follows and not p.inconsistent:
                 exceptions[p.option] = "all"
             elif p.inconsistent and (own["players"] in p.players):
                 # the evidence cannot confirm a value: the engine's own declaration stands where most
@@ -684,7 +752,8 @@ def findings(found: Sequence[OptionProfile]) -> list[Json]:
                 "by_players": {str(n): list(v) for n, v in sorted(p.by_players.items())},
                 "players": list(p.players),
                 "follows": p.follows,
-                "declarable": p.declarable or p.follows,
+                "followed": {str(n): list(v) for n, v in sorted(p.followed.items())},
+                "declarable": p.declarable,
                 "inconsistent": p.inconsistent,
                 "weak": p.weak,
                 "plays": p.plays,
@@ -704,7 +773,7 @@ def table(found: Sequence[OptionProfile], base: str) -> list[str]:
     lines = [f"{'option':32} {'the engine plays':40} {base + ' has':24} evidence"]
     agree = 0
     for p in found:
-        if p.follows or (p.values and own[p.option] in p.values and not p.by_players and not p.inconsistent):
+        if not p.inconsistent and (p.follows or (p.values and own[p.option] in p.values and not p.by_players)):
             agree += 1
             continue
         evidence = p.confidence

@@ -197,32 +197,45 @@ def declared(hello: dict[str, Any], option: str) -> dict[int, Any]:
 
 def profile_section(findings: list[dict[str, Any]], hello: dict[str, Any]) -> tuple[str, list[str]]:
     """The README's profile section: every confident finding beside the adapter's declaration, and
-    the problems (a confident finding the declaration contradicts)."""
+    the problems (a confident finding the declaration contradicts). A finding is confident when
+    it may be declared and its evidence does not disagree (an inconsistent one never is)."""
     from gostop_conformance.spec import show_value
 
     problems: list[str] = []
     rows: list[str] = []
     counts = {"confident": 0, "inconsistent": 0, "lead": 0, "undecided": 0}
     for f in findings:
-        if f["values"] is None:
+        if f["values"] is None and not f["follows"]:
             counts["undecided"] += 1
             continue
-        if not f["declarable"]:
+        if f["inconsistent"] or not f["declarable"]:
             counts["inconsistent" if f["inconsistent"] else "lead"] += 1
             continue
         counts["confident"] += 1
-        support = {n: d for n, d in declared(hello, f["option"]).items() if f["follows"] or n in f["players"]}
+        # what the plays showed, per player count: for an engine that plays the value it is sent,
+        # the values sent that plays told apart (each must be declared); else the values found
+        shown_by = _followed(f) if f["follows"] else {n: _found(f, n) for n in f["players"]}
+        support = {n: d for n, d in declared(hello, f["option"]).items() if n in shown_by}
         agree = []
         for n, decl in sorted(support.items()):
-            found = f["by_players"].get(str(n), f["values"]) if f["by_players"] else f["values"]
-            ok = decl == "all" or (isinstance(decl, tuple) and (f["follows"] or any(v in decl for v in found)))
+            found = shown_by[n]
+            if f["follows"]:
+                ok = decl == "all" or (isinstance(decl, tuple) and all(any(_same(v, d) for d in decl) for v in found))
+            else:
+                ok = decl == "all" or (isinstance(decl, tuple) and any(_same(v, d) for v in found for d in decl))
             agree.append(ok)
             if not ok:
                 shown = "unsupported" if decl is None else ", ".join(show_value(v) for v in decl)
-                problems.append(f"{f['option']}: the profile says {f['verdict']} with {n} players, the adapter declares {shown}")
+                what = f"{f['verdict']} ({', '.join(show_value(v) for v in found)} played as sent)" if f["follows"] else f["verdict"]
+                problems.append(f"{f['option']}: the profile says {what} with {n} players, the adapter declares {shown}")
         cells = "; ".join(f"{n} players: {_shown(d)}" for n, d in sorted(support.items()))
+        finding = f["verdict"]
+        if f["follows"]:  # the evidence of following: which values sent the plays told apart
+            finding += (
+                " (" + "; ".join(f"{n} players: {' and '.join(show_value(v) for v in vs)} told apart" for n, vs in shown_by.items()) + ")"
+            )
         rows.append(
-            f"| `{f['option']}` | {_cell(f['verdict'])} | {len(f['conclusive'])} | {_cell(cells)} | {'yes' if all(agree) else '**no**'} |"
+            f"| `{f['option']}` | {_cell(finding)} | {len(f['conclusive'])} | {_cell(cells)} | {'yes' if all(agree) else '**no**'} |"
         )
     lines = [
         PROFILE_BEGIN,
@@ -239,6 +252,24 @@ def profile_section(findings: list[dict[str, Any]], hello: dict[str, Any]) -> tu
         PROFILE_END,
     ]
     return "\n".join(lines), problems
+
+
+def _found(finding: dict[str, Any], players: int) -> list[Any]:
+    """The values a finding gives `players` (its own count's where the counts part)."""
+    by = finding["by_players"]
+    return list(by.get(str(players), finding["values"] or [])) if by else list(finding["values"] or [])
+
+
+def _followed(finding: dict[str, Any]) -> dict[int, list[Any]]:
+    """Per player count, the values sent that the plays told apart and the engine played as sent."""
+    return {int(n): list(values) for n, values in (finding.get("followed") or {}).items()}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two option values alike, a set-valued option's members in any order."""
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return sorted(map(str, a)) == sorted(map(str, b))
+    return bool(a == b)
 
 
 def _shown(support: Any) -> str:

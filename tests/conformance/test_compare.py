@@ -97,6 +97,51 @@ def test_captured_single_junk_of_any_month_is_one_class_unless_months_score() ->
     assert pile_class("m05-junk-1", family) != pile_class("m01-junk-1", family)
 
 
+def test_captured_double_junk_of_either_month_is_one_class_unless_months_score() -> None:
+    """R-STEAL: a giver holding both double junk hands over either; no rule but the point-count
+    sets (R-PC-SETS) tells them apart once captured (go-stop-python hands over m12-double-junk
+    where the reference hands m11-double-junk: seeds 1000642, 1001750 of its fuzz run)."""
+    from gostop_conformance.harness._compare import pile_class
+    from gostop_conformance.spec import load_ruleset
+
+    plain = load_ruleset("matgo-2p").options
+    spec = {"captured": [["m01-bright", "m11-double-junk"], ["m12-double-junk", "m03-junk-1"]]}
+    state = {"captured": [["m01-bright", "m12-double-junk"], ["m11-double-junk", "m03-junk-1"]]}
+    assert pile_class("m11-double-junk", plain) == pile_class("m12-double-junk", plain) != pile_class("m03-junk-1", plain)
+    assert check_seen(spec, [], state, "w", rules=plain) == []
+    assert check_seen(spec, [], state, "w", rules=plain, exact=True) != []
+    assert check_seen(spec, [], state, "w") != []  # without the rules: by card class
+    palssari = load_ruleset("matgo-2p").with_overrides({"extra_yaku": ["palssari"]}, "test").options
+    assert check_seen(spec, [], state, "w", rules=palssari) == []  # palssari scores April and July only
+    family = load_ruleset("family-3p").options
+    assert pile_class("m11-double-junk", family) != pile_class("m12-double-junk", family)
+    in_hand = {"hands": [["m11-double-junk"], []]}
+    assert check_seen(in_hand, [], {"hands": [["m12-double-junk"], []]}, "w", rules=plain) != []  # a hand card's month matters
+
+
+def test_a_pile_compared_by_units_is_not_named_by_card_ids() -> None:
+    """A captured pile's mismatch says what differs as compared: junk of any month by units, never
+    the reference's own choice of card as "missing" (it need not be surrendered)."""
+    from gostop_conformance.harness._compat import _first_problem
+    from gostop_conformance.spec import load_ruleset
+
+    plain = load_ruleset("matgo-2p").options
+    expected = ["m01-bright", "m02-junk-1", "m11-double-junk", "m05-animal", "m06-junk-1", "m07-junk-2", "m08-junk-1"]
+    got = ["m01-bright", "m09-junk-2", "m12-double-junk", "m12-double-junk", "m06-junk-1", "m07-junk-2", "m08-junk-1"]
+    [m] = check_seen({"captured": [expected, []]}, [], {"captured": [got, []]}, "step 3", rules=plain)
+    diff = "7 cards expected, 7 reported; missing m05-animal; extra 1 double junk; junk of any month compared by units (R-STEAL)"
+    assert m.note == diff and m.brief() == diff and m.text() == f"step 3: captured[0]\n    {diff}"
+    assert "m02-junk-1" not in m.text() and "m11-double-junk" not in m.text()
+    record = {"mismatches": [{"where": m.where, "path": m.path, "expected": m.expected, "actual": m.actual, "note": m.note}]}
+    assert _first_problem(record) == f"captured[0]: {diff}"
+    [short] = check_seen({"captured": [["m02-junk-1"], []]}, [], {"captured": [["m05-animal"], []]}, "w", rules=plain)
+    assert short.text().endswith(
+        "(1 cards expected, 1 reported; missing 1 single junk; extra m05-animal; junk of any month compared by units (R-STEAL))"
+    )
+    [by_id] = check_seen({"captured": [expected, []]}, [], {"captured": [got, []]}, "w", rules=plain, exact=True)
+    assert not by_id.note and "missing m02-junk-1 m05-animal m11-double-junk" in by_id.text()
+
+
 JJOK = [
     {"kind": "play", "player": 0, "cards": ["m09-junk-1"]},
     {"kind": "flip", "player": 0, "cards": ["m09-junk-2"]},

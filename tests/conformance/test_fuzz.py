@@ -318,3 +318,83 @@ def test_a_class_set_aside_as_outside_the_declaration_is_tried_again() -> None:
         )
     [found] = report.found.values()
     assert not report.outside and found.seed == 2 and found.count == 3 and found.reproduced
+
+
+class TwoBugs(ReferenceEngine):
+    """An engine with two legal-action bugs of different classes, one on each side of the first
+    choice: after a first play that is not the first legal one, it offers an extra skip at the
+    round's third decision; after the first legal one, it leaves a play out at the second."""
+
+    def new_game(self, ruleset: dict[str, Any], deal: dict[str, Any]) -> dict[str, Any]:
+        self.first: int | None = None
+        self.acts = 0
+        return super().new_game(ruleset, deal)
+
+    def legal(self) -> dict[str, Any]:
+        reply = super().legal()
+        actions = list(reply.get("actions") or [])
+        if self.acts == 2 and self.first not in (None, 0):
+            return {**reply, "actions": [*actions, {"type": "skip", "player": reply.get("player")}]}
+        if self.acts == 1 and self.first == 0 and len(actions) > 1:
+            return {**reply, "actions": actions[1:]}
+        return reply
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        if self.acts == 0:
+            listed = super().legal().get("actions") or []
+            self.first = listed.index(action) if action in listed else None
+        self.acts += 1
+        return super().act(action)
+
+
+def _two_bugs_divergence() -> Any:
+    from gostop_conformance.harness._fuzz import Case, play_case
+
+    deal = seeded_deal(load_ruleset("matgo-2p").options, SplitMix64(7), dealer=0).to_json()
+    div = play_case(Case("matgo-2p", deal, [1] * 40), TwoBugs(), JsonEngine())
+    assert div is not None and div.signature == ("legal", "extra skip") and div.case.choices == [1, 1, 1], div
+    # the first choice moved to the first legal action diverges in the same category, another class
+    other = play_case(Case("matgo-2p", deal, [0, 1, 1]), TwoBugs(), JsonEngine())
+    assert other is not None and other.category == "legal" and other.signature == ("legal", "missing play"), other
+    return div
+
+
+def test_shrinking_keeps_the_class_not_only_the_category() -> None:
+    """Once, shrinking kept any trial that still diverged in the legal actions: go-stop-python's
+    class `legal / extra dual_to_junk` was written with a scenario showing only missing plays (its
+    forced bomb). A shrunk divergence now reproduces the class it shrinks."""
+    from gostop_conformance.harness._fuzz import shrink
+
+    div = _two_bugs_divergence()
+    shrunk = shrink(div, TwoBugs(), JsonEngine(), {})
+    assert shrunk.signature == div.signature == ("legal", "extra skip")
+    assert shrunk.case.choices[0] == 1 and shrunk.case.choices[1:] == [0, 0], "the other choices still shrink"
+
+
+def test_a_class_shrunk_outside_the_declaration_keeps_the_divergence_as_found() -> None:
+    """Shrinking keeps the class, not the path: a moved choice may pass through an option the engine
+    does not declare. A shrunk scenario outside the declaration is checked against the divergence
+    as found, which stands when it reproduces within the declaration; when both are outside, the
+    class is outside."""
+    from gostop_conformance.harness._fuzz import FuzzReport, _Classes
+
+    def classes(verdicts: list[Verification], texts: list[str]) -> FuzzReport:
+        answers = iter(verdicts)
+
+        def check(text: str) -> Verification:
+            texts.append(text)
+            return next(answers)
+
+        report = FuzzReport()
+        _Classes(report, TwoBugs(), JsonEngine(), [], 20, True, check, "e").add(1, _two_bugs_divergence())
+        return report
+
+    texts: list[str] = []
+    report = classes([Verification(False, outside="needs x"), Verification(True)], texts)
+    [found] = report.found.values()
+    assert not report.outside and found.reproduced and found.scenario == texts[1] != texts[0]
+    assert found.divergence.case.choices == [1, 1, 1] and found.divergence.signature == ("legal", "extra skip")
+    texts = []
+    report = classes([Verification(False, outside="needs x"), Verification(False, outside="needs y")], texts)
+    [aside] = report.outside.values()
+    assert not report.found and len(texts) == 2 and aside.outside == "needs x" and aside.divergence.case.choices == [1, 0, 0]

@@ -11,7 +11,7 @@ import pytest
 
 from gostop_conformance.harness import ReferenceEngine, default_root, load_corpus
 from gostop_conformance.harness import _dependencies as dependencies
-from gostop_conformance.harness._dependencies import probe_values
+from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._profile import HARNESS_ONLY, PER_OPTION, STRUCTURAL, _option, declaration, profile, table
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.spec import option_registry
@@ -63,6 +63,51 @@ def test_profile_recovers_a_house_rule_value(option: str) -> None:
 def test_an_engine_that_plays_what_it_is_sent_follows_the_option() -> None:
     [found] = profile(ReferenceEngine(), CORPUS, STORED, ["jjok_steal"])
     assert found.follows and declaration([found], "matgo-2p") == {"rulesets": [{"id": "matgo-2p", "options": {"jjok_steal": "all"}}]}
+    # plays fitting the different values they were sent are what following is, not a disagreement
+    assert found.followed and not found.inconsistent and found.declarable, found.confidence
+    assert "told apart and played as sent" in found.confidence
+
+
+def test_a_value_fixed_per_player_count_is_not_the_value_it_is_sent() -> None:
+    """gostop-ts hard-codes pi_bak_max_units 7 with two players and 5 with three: every play fit the
+    value it was sent, but no play of two players told 7 from 8 or 9, and across player counts a
+    fixed value per count explains the rest. `follows` needs two values sent with one player count,
+    told apart by plays that each fit the value sent; otherwise the finding is the values that fit."""
+    engine = ForcedByPlayers("pi_bak_max_units", {2: 7, 3: 5})
+    [found] = profile(engine, CORPUS, STORED, ["pi_bak_max_units"])
+    assert not found.follows and not found.followed, found.confidence
+    assert found.by_players == {2: (7, 8, 9), 3: (5,)} and found.verdict == "2 players: 7 or 8 or 9; 3 players: 5"
+    assert found.declarable and declaration([found], ["matgo-2p", "standard-3p"]) == {"rulesets": ["matgo-2p", "standard-3p"]}
+
+
+def test_following_needs_two_values_told_apart_within_one_player_count() -> None:
+    from gostop_conformance.harness._profile import _followed
+
+    per_count = [(2, "7", {"7", "8", "9"}), (3, "5", {"5"})]  # each fits its own value, but 7 and 5 never meet
+    assert _followed(per_count) == {}
+    not_apart = [(2, "7", {"7", "8"}), (2, "8", {"8"})]  # the play sent 7 fits 8 as well: a fixed 8 explains both
+    assert _followed(not_apart) == {}
+    apart = [(2, "7", {"7", "9"}), (2, "8", {"8"}), (3, "5", {"5"})]
+    assert _followed(apart) == {2: {"7", "8"}}
+
+
+def test_an_inconsistent_finding_is_never_confident() -> None:
+    """A play that fits no value where the option's values differ contradicts following the value
+    sent as much as it contradicts a value: the finding says so, is not declarable, and a
+    declaration keeps the engine's own claim rather than "all"."""
+    from gostop_conformance.harness._profile import OptionProfile, findings
+
+    split = OptionProfile(
+        "jjok_steal", (1,), scenarios=["a", "b"], unexplained=["c"], follows=True, followed={2: (0, 1)}, inconsistent=True, players=(2,)
+    )
+    split.fits = {2: ((1,), (0,))}
+    assert split.verdict == "inconsistent: mostly the value it is sent" and not split.declarable
+    [data] = findings([split])
+    assert data["inconsistent"] and not data["declarable"] and data["followed"] == {"2": [0, 1]}
+    assert declaration([split], "matgo-2p", {"rulesets": ["matgo-2p"]}) == {
+        "rulesets": [{"id": "matgo-2p", "options": {"jjok_steal": "unsupported"}}]
+    }
+    assert table([split], "matgo-2p")[1].startswith("jjok_steal")  # listed, not counted as following
 
 
 @needs_interpreted

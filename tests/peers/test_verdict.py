@@ -114,3 +114,55 @@ def test_a_confident_profile_finding_the_declaration_contradicts_is_a_problem() 
         "jjok_steal: the profile says 2 with 3 players, the adapter declares 1",
     ]
     assert "3 options found with confidence, 1 inconsistent" in text and "| `meong_mode` | off | 2 | 2 players: off | yes |" in text
+
+
+def _finding(option: str, values: list[Any], players: list[int], **extra: Any) -> dict[str, Any]:
+    return {
+        "option": option,
+        "verdict": " or ".join(map(str, values)),
+        "values": values,
+        "by_players": {},
+        "players": players,
+        "follows": False,
+        "followed": {},
+        "declarable": True,
+        "inconsistent": False,
+        "conclusive": ["a", "b"],
+    } | extra
+
+
+def test_an_inconsistent_finding_is_never_counted_confident() -> None:
+    """Evidence that disagrees is reported, not checked as a confident value, whatever else the
+    finding says (gostop-ts had nine 'the value it is sent' findings marked inconsistent)."""
+    hello = {"rulesets": ["matgo-2p"]}
+    found = [
+        _finding("jjok_steal", [2], [2], verdict="the value it is sent", follows=True, inconsistent=True, followed={"2": [1, 2]}),
+        _finding("pi_bak", [True], [2]),
+    ]
+    text, problems = verdict.profile_section(found, hello)
+    assert problems == [] and "1 options found with confidence, 1 inconsistent" in text and "jjok_steal" not in text
+
+
+def test_the_value_it_is_sent_is_checked_against_the_values_the_plays_told_apart() -> None:
+    """A finding that the engine plays the value it is sent agrees with a declaration of "all", or
+    of values that hold every value the plays told apart with that player count; not with any
+    declaration at all (it once did, and pi_bak_max_units, hard-coded, agreed with anything)."""
+    declared = {"go_threshold": [7], "junk_threshold": [7, 10], "pi_bak": "unsupported", "jjok_steal": "all"}
+    hello = {"rulesets": [{"id": "matgo-2p", "options": declared}]}
+    sent = {"verdict": "the value it is sent", "follows": True}
+    found = [
+        _finding("go_threshold", [7], [2, 3], followed={"2": [5, 7]}, **sent),
+        _finding("junk_threshold", [10], [2], followed={"2": [7, 10]}, **sent),
+        _finding("pi_bak", [True], [2], followed={"2": [False, True]}, **sent),
+        _finding("jjok_steal", [1], [2], followed={"2": [0, 1], "3": [0, 1]}, **sent),  # standard-3p is not claimed
+    ]
+    text, problems = verdict.profile_section(found, hello)
+    assert problems == [
+        "go_threshold: the profile says the value it is sent (5, 7 played as sent) with 2 players, the adapter declares 7",
+        "pi_bak: the profile says the value it is sent (false, true played as sent) with 2 players, the adapter declares unsupported",
+    ]
+    assert "| `junk_threshold` | the value it is sent (2 players: 7 and 10 told apart) | 2 | 2 players: 7 or 10 | yes |" in text
+    assert (
+        "| `jjok_steal` | the value it is sent (2 players: 0 and 1 told apart; 3 players: 0 and 1 told apart) | 2 | 2 players: all | yes |"
+        in text
+    )
