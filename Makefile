@@ -30,6 +30,17 @@ XDIST := -n $(PYTEST_JOBS) --dist loadfile
 test: $(STAMP)
 	$(BIN)/python -m pytest $(XDIST) -m "not slow"
 
+## the JavaScript kit's own unit tests (kit-js/test/, Node's test runner: no install, no dependency);
+## its property and corpus tests against the Python side are in `make test` (tests/kit/test_js_kit.py)
+.PHONY: test-js kit-js-data
+test-js:
+	@if command -v node >/dev/null 2>&1; then node --test kit-js/test/; \
+	else echo "test-js: node is not installed: the JavaScript kit's tests are skipped"; fi
+
+## kit-js/spec-data.json (and package.json's version) generated again from spec/; a test fails when stale
+kit-js-data: $(STAMP)
+	$(BIN)/python kit-js/generate.py
+
 ## the long checks `make test` leaves out (marked slow): properties, fuzz, the mutants, the docs built twice
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest $(XDIST) -m slow
@@ -42,7 +53,7 @@ corpus-lint: $(STAMP)
 	tail -1 reports/coverage.txt
 
 ## the real folders, not their links under src/ (which would lint every file twice)
-LINTED := src/gostop_conformance/__init__.py spec kit reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers
+LINTED := src/gostop_conformance/__init__.py spec kit kit-js/generate.py reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)

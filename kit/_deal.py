@@ -77,9 +77,10 @@ class Deal:
 
     @property
     def fresh(self) -> bool:
-        """Whether this is the start of a round (no card captured, no turn played): only then is a
-        dealt chongtong checked (R-CHONGTONG)."""
-        return self.turn == 0 and not any(self.captured)
+        """Whether this is the start of a round: no captured piles given (even empty ones make a
+        game in progress) and no turn played. Only then is a dealt chongtong checked (R-CHONGTONG;
+        spec/protocol, explicit_deal: the reference engine reads it so)."""
+        return self.turn == 0 and self.raw.get("captured") is None
 
     def player(self, seat: int) -> Mapping[str, Any]:
         """The round state of a seat besides its cards (gos, go_base, skip_credits, ...), empty for

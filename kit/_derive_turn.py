@@ -292,7 +292,9 @@ class TurnEvents:
         bonus = [c for c in in_play if is_bonus(c)]
         ordinary = [c for c in in_play if not is_bonus(c)]
         chosen = month(a["card"])
-        here = next(c for c in ordinary if month(c) == chosen)
+        here = next((c for c in ordinary if month(c) == chosen), None)
+        if here is None:
+            raise ValueError(f"a take of {a['card']} resumes a paused turn, but no card in play (in_play: {in_play}) is of month {chosen}")
         rest = [c for c in ordinary if c != here]
         ctx = _Turn(self.actor, "skip", start=board.cards(), flip_bonus=bonus)
         if before["decision"] == "choose_hand_match":

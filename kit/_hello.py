@@ -21,17 +21,28 @@ UNSUPPORTED: Final = "unsupported"
 ALL: Final = "all"
 
 
-def _check_support(where: str, option: str, support: Any) -> Any:
+def _check_support(where: str, option: str, support: Any, *, top: bool, counts: bool = False) -> Any:
+    """One option's support: 'all', a list of values, 'unsupported' (a ruleset's exception, or
+    one player count's), or at the top level {'by_players': ...} (docs/declarations.md)."""
+    if counts and support == UNSUPPORTED:
+        return support
     registry = spec.option_registry()
     known = registry.get(option)
     if known is None:
         close = get_close_matches(option, list(registry), n=3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise KitError(f"{where}.{option}: unknown option of spec/options.yaml{hint}")
-    if support in (ALL, UNSUPPORTED):
+    if support == ALL or (support == UNSUPPORTED and not top):
         return support
-    if isinstance(support, Mapping) and set(support) == {"by_players"}:
-        return {"by_players": {str(n): _check_support(f"{where}.{option}.by_players", option, v) for n, v in support["by_players"].items()}}
+    if support == UNSUPPORTED:
+        raise KitError(f"{where}.{option}: 'unsupported' is for a ruleset's exceptions (kit.ruleset); leave the option out here")
+    if isinstance(support, Mapping) and set(support) == {"by_players"} and top:
+        per_count = support["by_players"]
+        stray = sorted(str(n) for n in per_count if str(n) not in ("2", "3", "4"))
+        if stray or not per_count:
+            raise KitError(f"{where}.{option}.by_players: expected player counts '2', '3' or '4' as keys, got {stray or 'none'}")
+        inner = f"{where}.{option}.by_players"
+        return {"by_players": {str(n): _check_support(inner, option, v, top=False, counts=True) for n, v in per_count.items()}}
     values = list(support) if isinstance(support, (list, tuple)) else None
     if not values:
         raise KitError(
@@ -50,7 +61,8 @@ def ruleset(ruleset_id: str, **exceptions: Any) -> str | Json:
         raise KitError(f"hello.rulesets: {ruleset_id!r} is not a ruleset of spec/rulesets/ ({', '.join(spec.ruleset_ids())})")
     if not exceptions:
         return ruleset_id
-    return {"id": ruleset_id, "options": {o: _check_support(f"hello.rulesets[{ruleset_id}].options", o, s) for o, s in exceptions.items()}}
+    where = f"hello.rulesets[{ruleset_id}].options"
+    return {"id": ruleset_id, "options": {o: _check_support(where, o, s, top=False) for o, s in exceptions.items()}}
 
 
 def hello(
@@ -64,6 +76,7 @@ def hello(
     positions: str | None = None,
     features: Iterable[str] = (),
     reasons: Mapping[str, str] | None = None,
+    events: str | None = None,
 ) -> Json:
     """The hello reply (without seq and protocol, which the kit adds). `reasons` says, per option
     the declaration names, why (the engine's source, a house rule): `gostop-conformance support`
@@ -73,11 +86,18 @@ def hello(
         engine["language"] = language
     if homepage:
         engine["homepage"] = homepage
+    for item in rulesets:  # one given by id alone, not through kit.ruleset
+        if isinstance(item, str) and item not in spec.ruleset_ids():
+            raise KitError(f"hello.rulesets: {item!r} is not a ruleset of spec/rulesets/ ({', '.join(spec.ruleset_ids())})")
     found: Json = {"engine": engine, "rulesets": list(rulesets)}
     if options:
-        found["options"] = {o: _check_support("hello.options", o, s) for o, s in options.items()}
+        found["options"] = {o: _check_support("hello.options", o, s, top=True) for o, s in options.items()}
     if positions is not None:
         found["positions"] = positions
+    if events is not None:  # "none": the engine reports no events (spec/vocabulary.yaml, event_reports)
+        if events not in spec.vocabulary()["event_reports"]:
+            raise KitError(f"hello.events: expected one of {', '.join(spec.vocabulary()['event_reports'])}, got {events!r}")
+        found["events"] = events
     features = list(features)
     if features:
         unknown = sorted(set(features) - set(spec.vocabulary()["features"]))

@@ -90,7 +90,9 @@ class Session:
         seq, cmd = request["seq"], request["cmd"]
         try:
             if cmd == "hello":
-                declared = checked({"seq": seq, "protocol": PROTOCOL, **self.engine.hello()}, "reply_hello", "hello")
+                # the kit's seq and protocol, whatever an engine passing its own hello through says
+                own = {k: v for k, v in self.engine.hello().items() if k not in ("seq", "protocol")}
+                declared = checked({"seq": seq, "protocol": PROTOCOL, **own}, "reply_hello", "hello")
                 self.events = declared.get("events", "all") != "none"
                 return declared
             if cmd == "bye":

@@ -3,8 +3,9 @@
 - The site builds with `mkdocs build --strict`; every clause, option, ruleset, scenario and card has
   its page or anchor; every internal link and picture of the built site resolves.
 - The generated content does not depend on the hash seed (dict and set ordering).
-- The tutorial tells the truth: its CLI flags exist, its smoke output is what the skeleton adapters
-  print, the scenario ids it names exist.
+- The tutorial tells the truth: its CLI flags exist, its smoke outputs are what the skeleton
+  adapters and the toy adapter print, the toy's run passes every scenario it runs (at least
+  TOY_MIN_CHECKED) and prints the summary it quotes, the scenario ids it names exist.
 - In headless Chromium (/usr/bin/chromium, driven over the DevTools protocol with the standard
   library only; skipped when it is missing) a rules page, the card gallery, a scenario page and the
   filtered catalogue render their card pictures without console errors; the step-through and the
@@ -312,11 +313,12 @@ def test_the_transcript_replay_recipe_gives_the_engine_what_it_read(tmp_path: Pa
     assert [json.loads(r) for r in replies.splitlines()] == [m["message"] for m in lines if m["to"] == "harness"]
 
 
-def _smoke_block() -> str:
+def _smoke_blocks() -> list[str]:
+    """The smoke outputs section 3 quotes: the toy adapter's, then the skeletons'."""
     section = TUTORIAL.split("## 3.", 1)[1].split("## 4.", 1)[0]
     blocks = re.findall(r"```text\n(.*?)```", section, re.S)
-    assert blocks, "the smoke output block of section 3 is missing"
-    return str(blocks[0])
+    assert len(blocks) == 2, "section 3 quotes the toy's smoke output, then the skeletons'"
+    return [str(b) for b in blocks]
 
 
 @pytest.mark.parametrize("command", ["python3 docs/adapters/skeleton_engine.py", "node docs/adapters/skeleton_engine.js"])
@@ -327,7 +329,40 @@ def test_the_skeleton_adapters_print_what_the_tutorial_shows(command: str) -> No
     cli = str(Path(sys.executable).parent / "gostop-conformance")
     proc = subprocess.run([cli, "smoke", "--engine", command], cwd=REPO, capture_output=True, text=True, timeout=120, env=ENV, check=False)
     assert proc.returncode == 1  # a skeleton: the handshake and the card ids pass, the game checks fail
-    assert proc.stdout == _smoke_block(), proc.stdout + proc.stderr
+    assert proc.stdout == _smoke_blocks()[1], proc.stdout + proc.stderr
+
+
+# the tutorial's worked example (docs/adapters/toy_engine.py behind toy_adapter.py, on the kit): run
+# by the very command the tutorial prints, whose `python3` must be one the kit is installed in
+TOY = "python3 docs/adapters/toy_adapter.py"
+#: the fewest scenarios the toy's declaration must run (issue 40: the worked example is a real check)
+TOY_MIN_CHECKED = 30
+
+
+def _suite_python_first() -> dict[str, str]:
+    return {**ENV, "PATH": os.pathsep.join([str(Path(sys.executable).parent), ENV.get("PATH", "")])}
+
+
+def test_the_toy_adapter_passes_smoke_as_the_tutorial_shows() -> None:
+    cli = str(Path(sys.executable).parent / "gostop-conformance")
+    env = _suite_python_first()
+    proc = subprocess.run([cli, "smoke", "--engine", TOY], cwd=REPO, capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == _smoke_blocks()[0], proc.stdout
+
+
+def test_the_toy_adapter_passes_every_scenario_it_runs_as_the_tutorial_shows(tmp_path: Path) -> None:
+    """`run` exits 0 (every scenario the toy's declaration runs passes, and at least TOY_MIN_CHECKED
+    run) and prints the summary section 5 quotes; after a change to the corpus, paste the new one."""
+    section = TUTORIAL.split("## 5.", 1)[1].split("## 6.", 1)[0]
+    block = re.search(r"```text\n(reports: .*?)```", section, re.S)
+    assert block, "the toy's run summary is missing from section 5"
+    cli = str(Path(sys.executable).parent / "gostop-conformance")
+    reports = tmp_path / "reports"
+    args = [cli, "run", "--engine", TOY, "-q", "--report-dir", str(reports), "--min-checked", str(TOY_MIN_CHECKED)]
+    proc = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=300, env=_suite_python_first(), check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-4000:]
+    assert proc.stdout.replace(f"{reports}{os.sep}", "reports/") == block.group(1), proc.stdout
 
 
 def test_the_scenario_ids_the_tutorial_names_exist() -> None:

@@ -157,3 +157,34 @@ def test_the_action_and_event_fields_are_the_vocabulary_s() -> None:
     vocabulary = spec.vocabulary()
     assert {k: tuple(v["fields"]) for k, v in vocabulary["actions"].items()} == kit.ACTION_FIELDS
     assert {k: frozenset(v["fields"]) for k, v in vocabulary["events"].items()} == kit.EVENT_FIELDS
+
+
+def test_the_hello_builder_checks_what_the_schema_would_refuse_and_takes_events() -> None:
+    with pytest.raises(kit.KitError, match=r"hello.options.jjok_steal: 'unsupported' is for a ruleset's exceptions"):
+        kit.hello("x", "1", options={"jjok_steal": kit.UNSUPPORTED})
+    with pytest.raises(kit.KitError, match=r"hello.options.go_threshold.by_players: expected player counts"):
+        kit.hello("x", "1", options={"go_threshold": {"by_players": {"5": [7]}}})
+    with pytest.raises(kit.KitError, match=r"not a ruleset of spec/rulesets/"):
+        kit.hello("x", "1", rulesets=["matgo-9p"])
+    with pytest.raises(kit.KitError, match=r"hello.events: expected one of all, none"):
+        kit.hello("x", "1", rulesets=["matgo-2p"], events="some")
+    assert kit.hello("x", "1", rulesets=["matgo-2p"], events="none")["events"] == "none"
+    per_count = kit.hello("x", "1", options={"go_threshold": {"by_players": {"2": [7], "3": kit.UNSUPPORTED}}})
+    assert per_count["options"] == {"go_threshold": {"by_players": {"2": [7], "3": "unsupported"}}}
+
+
+class _PassesItsHelloThrough(ReferenceBehindKit):
+    def hello(self) -> Mapping[str, Any]:
+        return {**super().hello(), "seq": 99, "protocol": "0"}
+
+
+def test_the_hello_reply_carries_the_request_s_seq_whatever_the_engine_says() -> None:
+    (reply,) = _serve(_PassesItsHelloThrough(), {"seq": 1, "cmd": "hello", "protocol": "1"})
+    assert (reply["seq"], reply["protocol"]) == (1, kit.PROTOCOL)
+
+
+def test_a_deal_naming_its_captured_piles_is_a_game_in_progress() -> None:
+    rules = kit.Ruleset("matgo-2p", spec.load_ruleset("matgo-2p").options.as_json())
+    assert kit.Deal.from_json(_deal(), rules).fresh
+    assert not kit.Deal.from_json(_deal(captured=[[], []]), rules).fresh
+    assert not kit.Deal.from_json(_deal(turn=2), rules).fresh
