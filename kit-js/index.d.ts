@@ -129,6 +129,8 @@ export interface State {
   dealer?: Seat;
   players?: PlayerState[];
   nagari_streak?: number;
+  /** The first-turn awards paid so far, each [payer, payee, points]: awards are derived from it. */
+  awards?: [Seat, Seat, number][];
 }
 
 /** Something that happened (spec/protocol: event); EVENT_FIELDS says which fields each kind carries. */
@@ -471,6 +473,8 @@ export function state(fields: {
   dealer?: Seat | null;
   players?: Iterable<PlayerState> | null;
   nagariStreak?: number | null;
+  /** The first-turn awards paid so far, [payer, payee, points] (R-FIRST-TURN-AWARD). */
+  awards?: Iterable<[Seat, Seat, number]> | null;
 }): State;
 
 /** A player's base score by category, the fields named as the protocol names them. */

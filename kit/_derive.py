@@ -73,11 +73,12 @@ def derive_events(
     the base of stop and go_stop_offered; `settlement` (the same reply's) the round_end; `legal`
     (the legal actions after it) whether a go_stop_offered is stop_only (R-GO-LAST; derived from
     the state when absent). A missing `scores` or `settlement` that the reply needs is a
-    ValueError.
+    ValueError. A first-turn award (R-FIRST-TURN-AWARD) is derived from the state's `awards`, the
+    payments it shows made at once: an engine that does not report them gets no award event.
 
     `earlier` is the round's earlier acts since new_game, oldest first, each `{"action": ...,
     "events": [...]}` as applied and reported (`EventDeriver` keeps them). The states alone do not
-    say three things, and without `earlier` the events then follow the rules below:
+    say two things, and without `earlier` the events then follow the rules below:
 
     - R-BONUS-STEAL: the bonus cards played from the hand earlier in the turn, each owed a steal
       of bonus_steal units at the turn's end; without `earlier` none is counted.
@@ -90,9 +91,6 @@ def derive_events(
       card discarded before the pause is not told from the table (R-SWEEP two_cards_cleared); and
       the table card a pair2 hand card took is the one gone from the table after (both are gone
       when the point-count round ends: R-PC-LEFTOVER).
-    - R-FIRST-TURN-AWARD: the actor's first turn is the first since new_game (a game in progress
-      included); without `earlier` the state's `turn` below the number of players, which holds
-      for a fresh round only.
     """
     return _ActEvents(before, after, action, options, scores, settlement, legal, earlier).run()
 

@@ -52,11 +52,9 @@ class _History:
     bonus_cards: tuple[str, ...]  # played from the hand this turn before its hand action, in order
     hand_act: Json | None  # for a take: the turn's play, bomb or skip act
     takes: tuple[str, ...]  # for a take: the cards of the takes answered since that act
-    first_turn: bool  # no earlier turn of the actor in this round (R-FIRST-TURN-AWARD)
 
 
 def _history(earlier: Sequence[Json], action: Json) -> _History:
-    actor = action["player"]
     hands = [i for i, act in enumerate(earlier) if act["action"]["type"] in HAND_ACTIONS]
     if action["type"] == "take" and hands:
         here, start = hands[-1], (hands[-2] + 1 if len(hands) > 1 else 0)
@@ -65,8 +63,7 @@ def _history(earlier: Sequence[Json], action: Json) -> _History:
     else:
         here, start, hand_act, takes = len(earlier), (hands[-1] + 1 if hands else 0), None, ()
     bonus = tuple(act["action"]["card"] for act in earlier[start:here] if act["action"]["type"] == "bonus")
-    first = not any(earlier[i]["action"]["player"] == actor for i in hands if i < here)
-    return _History(bonus, hand_act, takes, first)
+    return _History(bonus, hand_act, takes)
 
 
 class _Board:
@@ -406,14 +403,6 @@ class TurnEvents:
             ctx.made_ppeok = True
             self.out.append(make_event("ppeok", actor, three, month=m, bonus=buried, count=count))
 
-    def _first_turn(self) -> bool:
-        """R-FIRST-TURN-AWARD: the actor's first turn of the round. Without the earlier acts, the
-        state's turn counter says so for a fresh round (each seat plays once in the first cycle)."""
-        if self.history is not None:
-            return self.history.first_turn
-        turn = self.before.get("turn")
-        return isinstance(turn, int) and turn < self.n
-
     def _finish(self, ctx: _Turn) -> None:
         """The end of a turn: its one capture, the sweep (R-SWEEP), first-turn awards
         (R-FIRST-TURN-AWARD), three ppeok (R-THREE-PPEOK) or the steals, then the Go/Stop offer
@@ -431,11 +420,14 @@ class TurnEvents:
             if swept:
                 self.out.append(make_event("sweep", actor, definition=o["sweep_definition"]))
                 self._request(ctx, "sweep", o["sweep_steal"])
+        # R-FIRST-TURN-AWARD, paid at once: as the state's `awards` shows it paid, never from the
+        # options alone (an award nothing shows would be an event the engine may not have made)
+        paid = list(self.after.get("awards") or ())[len(self.before.get("awards") or ()) :]
         for reason, made in (("first_ppeok", ctx.made_ppeok), ("first_ttadak", ctx.made_ttadak)):
-            setting = o[f"{reason}_award"]
-            points = int(o["go_threshold"] if setting == "threshold" else setting)
-            if made and points > 0 and self._first_turn():
-                self.out.append(make_event("award", actor, reason=reason, points=points))
+            mine = [p for p in paid if p[1] == actor][: self.n - 1]
+            if made and mine:
+                self.out.append(make_event("award", actor, reason=reason, points=int(mine[0][2])))
+                paid = [p for p in paid if p not in mine]
         # the state says whether the round ended: an engine that played on is reported as it played
         # (its state then differs from the rules', which the harness judges), not as the options say
         third = ctx.made_ppeok and o["three_ppeok_win"] != "off" and self.seat_value(self.after, actor, "ppeoks") == 3

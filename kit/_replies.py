@@ -97,11 +97,14 @@ def state(
     dealer: int | None = None,
     players: Sequence[Json] | None = None,
     nagari_streak: int | None = None,
+    awards: Sequence[Sequence[int]] | None = None,
 ) -> Json:
     """The whole observable state of a reply (state). `stock` is top first; `table` holds every
     table card, the stacks' three included; `in_play` the cards of a turn paused at a
-    choose_hand_match or choose_flip_match decision. A field left None is not reported: report
-    every one the engine knows (the harness compares a field whenever a scenario names it)."""
+    choose_hand_match or choose_flip_match decision; `awards` the first-turn awards paid so far,
+    each (payer, payee, points), from which the kit derives award events (R-FIRST-TURN-AWARD). A
+    field left None is not reported: report every one the engine knows (the harness compares a
+    field whenever a scenario names it)."""
     found: Json = {
         "decision": decision,
         "to_act": to_act,
@@ -117,6 +120,8 @@ def state(
             found[name] = number
     if players is not None:
         found["players"] = list(players)
+    if awards is not None:
+        found["awards"] = [list(a) for a in awards]
     return checked(found, "state", "state")
 
 

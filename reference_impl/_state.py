@@ -415,4 +415,5 @@ class RoundState:
             "captured": [list(_ids(sorted(p.captured))) for p in self.seats],
             "players": [p.to_json() for p in self.seats],
             "nagari_streak": self.nagari_streak,
+            "awards": [list(p) for p in self.side_payments],
         }

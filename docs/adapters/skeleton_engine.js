@@ -99,6 +99,7 @@ class Game {
       dealer,
       players: (deal.players ?? Array.from({ length: players }, () => ({}))).map(playerState),
       nagari_streak: deal.nagari_streak ?? 0,
+      awards: [], // first-turn awards paid so far, [payer, payee, points] (R-FIRST-TURN-AWARD)
     };
     this.carriedMultiplier = deal.carried_multiplier ?? 1;
     this.events = [event("deal", null, null, { dealer, first_player: this.state.to_act })];

@@ -102,6 +102,7 @@ class Game:
             "dealer": dealer,
             "players": [self.player_state(p) for p in deal.get("players") or [{} for _ in range(players)]],
             "nagari_streak": deal.get("nagari_streak", 0),
+            "awards": [],  # first-turn awards paid so far, [payer, payee, points] (R-FIRST-TURN-AWARD)
         }
         self.carried_multiplier = deal.get("carried_multiplier", 1)
         self.events = [event("deal", dealer=dealer, first_player=self.state["to_act"])]

@@ -61,14 +61,15 @@ class ActEvents extends TurnEvents {
  * request's `ruleset.options`. `scores` (the score reply's after the action) gives the base of stop
  * and go_stop_offered; `settlement` (the same reply's) the round_end; `legal` (the legal actions
  * after it) whether a go_stop_offered is stop_only (R-GO-LAST; derived from the state when absent). A
- * missing `scores` or `settlement` that the reply needs is a RangeError.
+ * missing `scores` or `settlement` that the reply needs is a RangeError. A first-turn award
+ * (R-FIRST-TURN-AWARD) is derived from the state's `awards`, the payments it shows made at once: an
+ * engine that does not report them gets no award event.
  *
  * `earlier` is the round's earlier acts since new_game, oldest first, each `{action, events}` as
- * applied and reported (`EventDeriver` keeps them). The states alone do not say three things, and
+ * applied and reported (`EventDeriver` keeps them). The states alone do not say two things, and
  * without `earlier` the events then follow kit/_derive.py's rules: R-BONUS-STEAL (the bonus cards
  * played from the hand earlier in the turn: none counted), R-TWO-MATCH-CHOICE for a `take` (the turn's
- * hand action, read from the cards in play), R-FIRST-TURN-AWARD (the state's `turn` below the number
- * of players).
+ * hand action, read from the cards in play).
  */
 export function deriveEvents(before, after, action, { options, scores = null, settlement = null, legal = null, earlier = null } = {}) {
   return new ActEvents(before, after, action, options, scores, settlement, legal, earlier).run();

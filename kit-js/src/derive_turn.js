@@ -41,7 +41,6 @@ class Turn {
 
 /** What the round's earlier acts tell about the turn in progress. */
 function history(earlier, action) {
-  const actor = action.player;
   const hands = [];
   earlier.forEach((act, i) => {
     if (HAND_ACTIONS.has(act.action.type)) hands.push(i);
@@ -66,11 +65,9 @@ function history(earlier, action) {
     .slice(start, here)
     .filter((act) => act.action.type === "bonus")
     .map((act) => act.action.card);
-  const firstTurn = !hands.some((i) => i < here && earlier[i].action.player === actor);
   // bonusCards: played from the hand this turn before its hand action, in order; handAct: for a
-  // take, the turn's play, bomb or skip act; takes: the cards of the takes answered since that act;
-  // firstTurn: no earlier turn of the actor in this round (R-FIRST-TURN-AWARD)
-  return { bonusCards, handAct, takes, firstTurn };
+  // take, the turn's play, bomb or skip act; takes: the cards of the takes answered since that act
+  return { bonusCards, handAct, takes };
 }
 
 /**
@@ -327,6 +324,9 @@ export class TurnEvents {
         // discarded onto the table before the pause
         ctx.mode = "discard";
         remove(ctx.start, c);
+      } else if (on.length === 0) {
+        // discarded, and reported in play rather than on the table (in_play allows either)
+        ctx.mode = "discard";
       } else if (on.length === 1) {
         ctx.mode = "pair";
         ctx.pair = [on[0]];
@@ -497,15 +497,7 @@ export class TurnEvents {
     }
   }
 
-  /**
-   * R-FIRST-TURN-AWARD: the actor's first turn of the round. Without the earlier acts, the state's
-   * turn counter says so for a fresh round (each seat plays once in the first cycle).
-   */
-  firstTurn() {
-    if (this.history !== null) return this.history.firstTurn;
-    const turn = this.before.turn;
-    return Number.isInteger(turn) && turn < this.n;
-  }
+
 
   /**
    * The end of a turn: its one capture, the sweep (R-SWEEP), first-turn awards (R-FIRST-TURN-AWARD),
@@ -530,15 +522,23 @@ export class TurnEvents {
         this.request(ctx, "sweep", o.sweep_steal);
       }
     }
+    // R-FIRST-TURN-AWARD, paid at once: as the state's `awards` shows it paid, never from the
+    // options alone (an award nothing shows would be an event the engine may not have made)
+    let paid = [...(this.after.awards ?? [])].slice((this.before.awards ?? []).length);
     for (const [reason, made] of [
       ["first_ppeok", ctx.madePpeok],
       ["first_ttadak", ctx.madeTtadak],
     ]) {
-      const setting = o[`${reason}_award`];
-      const points = Number(setting === "threshold" ? o.go_threshold : setting);
-      if (made && points > 0 && this.firstTurn()) this.out.push(makeEvent("award", actor, [], { reason, points }));
+      const mine = paid.filter((p) => p[1] === actor).slice(0, this.n - 1);
+      if (made && mine.length) {
+        this.out.push(makeEvent("award", actor, [], { reason, points: Number(mine[0][2]) }));
+        paid = paid.filter((p) => !mine.includes(p));
+      }
     }
-    if (ctx.madePpeok && o.three_ppeok_win !== "off" && this.seatValue(this.after, actor, "ppeoks") === 3) {
+    // the state says whether the round ended: an engine that played on is reported as it played
+    // (its state then differs from the rules', which the harness judges), not as the options say
+    const third = ctx.madePpeok && o.three_ppeok_win !== "off" && this.seatValue(this.after, actor, "ppeoks") === 3;
+    if (third && this.after.decision === "none") {
       this.out.push(makeEvent("three_ppeok", actor)); // an instant win: the turn's steals are dropped
       this.out.push(roundEnd(this.settlement));
       return;

@@ -75,6 +75,7 @@ export function state({
   dealer,
   players,
   nagariStreak,
+  awards,
 } = {}) {
   const found = {
     decision,
@@ -94,6 +95,8 @@ export function state({
     if (number !== undefined && number !== null) found[name] = number;
   }
   if (players !== undefined && players !== null) found.players = list(players);
+  // the first-turn awards paid so far, [payer, payee, points]: the award events are derived from them
+  if (awards !== undefined && awards !== null) found.awards = awards.map((a) => [...a]);
   return checked(found, "state", "state");
 }
 
