@@ -5,7 +5,11 @@ the same clean stop as Ctrl-C, and empties the report folder a `run` will write.
 
 The process is the command's own: the handlers set here stay for its whole life (the command
 disarms them once its result stands), never the default, which would let a signal that lands
-after the reports are written kill the process with a status that contradicts them."""
+after the reports are written kill the process with a status that contradicts them.
+
+Signals are held (blocked, not lost) from before the handlers are set until the earlier reports
+are gone. What is left is the interpreter's own start, before this module runs: a SIGTERM there
+ends the process with the signal's status (never 0), the earlier reports still in place."""
 
 from __future__ import annotations
 
@@ -16,17 +20,29 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from gostop_conformance.harness._interrupts import Interrupts
+
+#: the signals that stop a command cleanly
+_STOPS: Final = {signal.SIGINT, signal.SIGTERM}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     interrupts = Interrupts()
-    if threading.current_thread() is threading.main_thread():  # only there can a handler be set
-        signal.signal(signal.SIGTERM, interrupts)
-        signal.signal(signal.SIGINT, interrupts)
+    main_thread = threading.current_thread() is threading.main_thread()  # only there can a handler be set
     try:
-        _invalidate_reports(sys.argv[1:] if argv is None else list(argv))
+        if main_thread:
+            # held until the earlier reports are gone: a signal in between would stop the run with
+            # the last run's green reports still in place (issue 38); it is taken once they are
+            signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+            signal.signal(signal.SIGTERM, interrupts)
+            signal.signal(signal.SIGINT, interrupts)
+        try:
+            _invalidate_reports(sys.argv[1:] if argv is None else list(argv))
+        finally:
+            if main_thread:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
         from gostop_conformance.harness._cli import main as command
     except KeyboardInterrupt:
         print("gostop-conformance: interrupted", file=sys.stderr)

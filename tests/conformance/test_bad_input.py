@@ -173,6 +173,28 @@ def test_a_signal_at_a_random_time_leaves_no_stale_report(trial: int, root: Path
         assert footer["complete"] == (proc.returncode in (0, 1))
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_before_the_earlier_reports_are_gone_is_held_until_they_are(signum: int, root: Path, tmp_path: Path) -> None:
+    """The first moment of the command (issue 38): a signal that lands before the report folder is
+    emptied is taken only once it is, so the last run's green reports never outlive a stopped run."""
+    out = tmp_path / "r"
+    assert main(["run", "-q", "--scenarios", str(root), "--report-dir", str(out)]) == 0
+    program = f"""
+import os, signal, sys
+from gostop_conformance.harness import _entry
+emptied = _entry._invalidate_reports
+def signalled_first(argv):
+    os.kill(os.getpid(), {int(signum)})  # lands now, before the folder is emptied
+    emptied(argv)
+_entry._invalidate_reports = signalled_first
+sys.exit(_entry.main(["run", "-q", "--scenarios", {str(root)!r}, "--report-dir", {str(out)!r}]))
+"""
+    done = subprocess.run([PYTHON, "-c", program], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 128 + signum, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+    assert not (out / "report.jsonl").exists()
+
+
 def test_ctrl_c_during_the_handshake_ends_the_run_at_once(root: Path, tmp_path: Path) -> None:
     """SIGINT while waiting for a hello that never comes was ignored until the startup timeout."""
     out = tmp_path / "r"
