@@ -378,7 +378,11 @@ class TurnEvents:
         board, actor, m, pair = self.board, self.actor, ctx.month, ctx.pair[0]
         o = self.o
         three = [pair, hand, f]
-        count = self.seat_value(self.after, actor, "ppeoks", self.seat_value(self.before, actor, "ppeoks") + 1)
+        # R-THREE-PPEOK: this one included. An engine whose counter did not move (it counted the
+        # month before, say) shows that in its state, which the harness compares; the event says
+        # what the ppeok is, the before count and one
+        made_before = self.seat_value(self.before, actor, "ppeoks")
+        count = max(self.seat_value(self.after, actor, "ppeoks", made_before + 1), made_before + 1)
         if not o["ppeok_enabled"]:  # the pair is taken, the flip stays
             board.table[m] = [f]
             ctx.captures += [hand, pair]

@@ -465,7 +465,11 @@ export class TurnEvents {
     const m = ctx.month;
     const pair = ctx.pair[0];
     const three = [pair, hand, f];
-    const count = this.seatValue(this.after, actor, "ppeoks", this.seatValue(this.before, actor, "ppeoks") + 1);
+    // R-THREE-PPEOK: this one included. An engine whose counter did not move (it counted the month
+    // before, say) shows that in its state, which the harness compares; the event says what the
+    // ppeok is, the before count and one
+    const madeBefore = this.seatValue(this.before, actor, "ppeoks");
+    const count = Math.max(this.seatValue(this.after, actor, "ppeoks", madeBefore + 1), madeBefore + 1);
     if (!o.ppeok_enabled) {
       // the pair is taken, the flip stays
       board.table.set(m, [f]);

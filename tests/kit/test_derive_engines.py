@@ -60,3 +60,32 @@ def test_a_paused_turn_whose_hand_card_is_shown_in_play_resumes() -> None:
     resumed = session.answer({"seq": 3, "cmd": "act", "action": {"type": "take", "player": 0, "card": "m11-junk-1"}})
     assert "error" not in resumed, resumed
     assert [e["kind"] for e in resumed["events"]] == ["capture"]
+
+
+def test_a_ppeok_the_engine_did_not_count_is_still_a_ppeok_of_the_schema() -> None:
+    """go-stop-python counts a month once (a ttadak's month then a ppeok in it): its counter stays,
+    which its state shows for the harness to compare; the derived event still counts this ppeok
+    (R-THREE-PPEOK: this one included), never 0, which the schema refuses."""
+    import random
+
+    from gostop_conformance.reference import JsonEngine
+
+    options = spec.load_ruleset("matgo-2p").options.as_json()
+    for seed in range(200):
+        engine, rng = JsonEngine(), random.Random(seed)
+        state = engine.new_game({"id": "matgo-2p", "options": options}, {"seed": seed, "dealer": 0})["state"]
+        while state["decision"] != "none":
+            action = rng.choice(engine.legal()["actions"])
+            reply = engine.act(action)
+            if any(e["kind"] == "ppeok" for e in reply["events"]) and action["type"] != "take":
+                actor = action["player"]
+                after = {**reply["state"], "players": [dict(p) for p in reply["state"]["players"]]}
+                after["players"][actor]["ppeoks"] = state["players"][actor]["ppeoks"]  # the counter did not move
+                score = engine.score()
+                events = kit.derive_events(state, after, action, options=options, scores=score["scores"], settlement=score["settlement"])
+                (ppeok,) = [e for e in events if e["kind"] == "ppeok"]
+                assert ppeok["count"] == state["players"][actor]["ppeoks"] + 1
+                kit.event("ppeok", **{k: v for k, v in ppeok.items() if k != "kind"})  # valid under the schema
+                return
+            state = reply["state"]
+    raise AssertionError("no ppeok in 200 random rounds")
