@@ -22,6 +22,9 @@ Public API (everything else is private):
 - `run_mutants(...)`, `mutation_kill_rate(...)`, `mutation_report_markdown(...)`: the corpus
   against the semantic mutants of the reference engine.
 - `load_perft(path)`: perft tables.
+- `RulesetView`, `ruleset_view(id)`, `ruleset_file_view(rules)`, `ruleset_page_html(view)`: what a
+  ruleset decides (differences from its parent in plain words, every value, the cards it adds), as
+  the site's ruleset pages and `gostop-conformance ruleset page FILE` show it.
 
 The names are imported on first use (PEP 562): the pytest plugin of this package is loaded by
 every pytest run in an environment where it is installed, and must not load the spec to do so.
@@ -51,6 +54,10 @@ if TYPE_CHECKING:
     from gostop_conformance.harness._mutation import report_markdown as mutation_report_markdown
     from gostop_conformance.harness._mutation import run_mutants
     from gostop_conformance.harness._perft import load_perft
+    from gostop_conformance.harness._rulesetpage import RulesetView
+    from gostop_conformance.harness._rulesetpage import page_html as ruleset_page_html
+    from gostop_conformance.harness._rulesetpage import view_of_file as ruleset_file_view
+    from gostop_conformance.harness._rulesetpage import view_of_named as ruleset_view
     from gostop_conformance.harness._runner import Result, run_scenario
     from gostop_conformance.harness._scenarios import Scenario, Step, corpus_digest, default_root, load_corpus, select
     from gostop_conformance.harness._stdio import StdioEngine
@@ -65,6 +72,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "ReferenceEngine": ("_engine", "ReferenceEngine"),
     "Result": ("_runner", "Result"),
     "RunReport": ("_harness", "RunReport"),
+    "RulesetView": ("_rulesetpage", "RulesetView"),
     "Scenario": ("_scenarios", "Scenario"),
     "StdioEngine": ("_stdio", "StdioEngine"),
     "Step": ("_scenarios", "Step"),
@@ -88,6 +96,9 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "mutation_kill_rate": ("_mutation", "kill_rate"),
     "mutation_report_markdown": ("_mutation", "report_markdown"),
     "parse_declaration": ("_declaration", "parse"),
+    "ruleset_file_view": ("_rulesetpage", "view_of_file"),
+    "ruleset_page_html": ("_rulesetpage", "page_html"),
+    "ruleset_view": ("_rulesetpage", "view_of_named"),
     "run_mutants": ("_mutation", "run_mutants"),
     "run_one": ("_harness", "run_one"),
     "run_scenario": ("_runner", "run_scenario"),
@@ -105,6 +116,7 @@ __all__ = [
     "Record",
     "ReferenceEngine",
     "Result",
+    "RulesetView",
     "RunReport",
     "Scenario",
     "StdioEngine",
@@ -128,6 +140,9 @@ __all__ = [
     "mutation_kill_rate",
     "mutation_report_markdown",
     "parse_declaration",
+    "ruleset_file_view",
+    "ruleset_page_html",
+    "ruleset_view",
     "run_mutants",
     "run_one",
     "run_scenario",

@@ -27,6 +27,8 @@ from gostop_conformance.harness import _dependencies as dependencies
 from gostop_conformance.harness import _derivecache as derivecache
 from gostop_conformance.harness import _fuzzsave as fuzzsave
 from gostop_conformance.harness import _profile as profiles
+from gostop_conformance.harness import _rulesetfile as rulesetfile
+from gostop_conformance.harness import _rulesetpage as rulesetpage
 from gostop_conformance.harness import _saved as saved
 from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, unlocks
 from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
@@ -78,8 +80,10 @@ from gostop_conformance.spec import (
     EXIT_OK,
     EXIT_USAGE,
     InputError,
+    RulesetFile,
     clauses,
     load_ruleset,
+    load_ruleset_file,
     option_registry,
     parse_json,
     ruleset_ids,
@@ -104,6 +108,7 @@ NO_CACHE_HELP = (
     "derive every scenario's option dependencies again (default: reuse what the cache holds for the same "
     "scenario, spec and code; $GOSTOP_CACHE_DIR, else ~/.cache/gostop-conformance)"
 )
+RULES_HELP = "a ruleset file of your own (house rules, docs/house-rules.md): "
 JOBS_HELP = "worker processes, each with an engine of its own (default 1; 0: every core); the report does not depend on it"
 
 
@@ -136,6 +141,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     run_p.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
     run_p.add_argument("--ruleset", action="append", default=[], help="only scenarios of this ruleset (repeatable)")
+    run_p.add_argument(
+        "--ruleset-file",
+        "--rules",
+        dest="ruleset_file",
+        type=Path,
+        default=None,
+        help=RULES_HELP + "the engine plays its rules; run every scenario that holds under them, sent with its values, "
+        "and say which of its differences and which clauses no scenario checked",
+    )
     run_p.add_argument("--area", action="append", default=[], help="only this area (directory under scenarios/)")
     run_p.add_argument("--clause", action="append", default=[], help="only scenarios citing this clause id")
     run_p.add_argument("--id", action="append", default=[], help="only this scenario id")
@@ -166,6 +180,12 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--hello", type=Path, help="a file holding a hello reply (JSON), instead of an engine")
     sup.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
     sup.add_argument("--ruleset", action="append", default=[], help="only scenarios of this ruleset (repeatable)")
+    sup.add_argument(
+        "--ruleset-file",
+        type=Path,
+        default=None,
+        help=RULES_HELP + "which scenarios hold under its rules (no engine needed; with one, within its features)",
+    )
     sup.add_argument("--top", type=int, default=15, help="how many values and reasons to list (default 15)")
     sup.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, help=STARTUP_HELP)
     smoke = sub.add_parser("smoke", help="check an engine adapter: handshake, card ids, one capture, one rejection")
@@ -181,6 +201,12 @@ def _parser() -> argparse.ArgumentParser:
         "--seeds", type=Path, default=None, help="folder of the seed texts the quotes of spec/traceability.yaml are checked in"
     )
     lint_p.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
+    lint_p.add_argument(
+        "--ruleset-file",
+        type=Path,
+        default=None,
+        help=RULES_HELP + "lint it instead of the corpus: valid, and which of its values the corpus's scenarios pin",
+    )
     dep = sub.add_parser("dependencies", help="derive which options each scenario's outcome depends on (scenarios/dependencies.yaml)")
     dep.add_argument("--scenarios", type=Path, default=None)
     dep.add_argument("--write", action="store_true", help="write <scenarios>/dependencies.yaml")
@@ -202,6 +228,7 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--games", type=int, default=1000, help="random rounds to play (default 1000)")
     fz.add_argument("--seed", type=int, default=1, help="fuzzing seed; the same seed plays the same rounds")
     fz.add_argument("--ruleset", action="append", default=[], help="only these rulesets (default: every ruleset the engine declares)")
+    fz.add_argument("--ruleset-file", type=Path, default=None, help=RULES_HELP + "fuzz under its rules only (instead of --ruleset)")
     fz.add_argument(
         "--max-divergences",
         type=int,
@@ -238,6 +265,16 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--write", action="store_true", help="recompute every table of the file to its own depth with the reference engine")
     pf.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
+    rsf = sub.add_parser("ruleset", help="a ruleset file of your own (house rules, docs/house-rules.md): check it, or make its page")
+    rsf_sub = rsf.add_subparsers(dest="ruleset_command", required=True)
+    chk = rsf_sub.add_parser("check", help="check a ruleset file (errors name file and line); print its resolved options and their hash")
+    chk.add_argument("file", type=Path, help="the ruleset file (YAML, in the format of spec/rulesets/*.yaml)")
+    chk.add_argument(
+        "--json", action="store_true", help="print the resolved ruleset as JSON: id, file, hash, base, and the protocol's ruleset object"
+    )
+    page = rsf_sub.add_parser("page", help="write a ruleset file's page: one self-contained HTML file to share")
+    page.add_argument("file", type=Path, help="the ruleset file (YAML, in the format of spec/rulesets/*.yaml)")
+    page.add_argument("--out", type=Path, default=None, help="where the page goes (default: <its id>.html in this folder)")
     summ = sub.add_parser("summary", help="merge the report.jsonl files of several shards into one report (and one verdict)")
     summ.add_argument("reports", type=Path, nargs="+", help="report.jsonl files of one run's shards")
     summ.add_argument("--scenarios", type=Path, default=None, help="the corpus the run used (default: the bundled corpus)")
@@ -250,7 +287,15 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="the named ruleset the profile is said against (default: matgo-2p if the engine claims it or none, else the first it claims)",
     )
-    prof.add_argument("--out", type=Path, default=Path("reports/profile"), help="where profile.json and profile.md go")
+    prof.add_argument(
+        "--ruleset-file",
+        type=Path,
+        default=None,
+        help=RULES_HELP + "profile against its rules: the findings are compared with its values (its base is --base's default)",
+    )
+    prof.add_argument(
+        "--out", type=Path, default=Path("reports/profile"), help="where profile.json, profile.yaml (a ruleset file) and profile.md go"
+    )
     prof.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
     prof.add_argument("--jobs", type=int, default=1, help=JOBS_HELP)
     prof.add_argument("--force-jobs", action="store_true", help=FORCE_JOBS_HELP)
@@ -299,6 +344,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             rs = load_ruleset(rid)
             print(f"{rid:18} {rs.hash}  {rs.title}")
         return EXIT_OK
+    if args.command == "ruleset":
+        return _ruleset(args)
     if args.command == "smoke":
         return _smoke(args)
     if args.command == "support":
@@ -331,6 +378,27 @@ def _dispatch(args: argparse.Namespace) -> int:
     return _run(args)
 
 
+def _rules(path: Path | None) -> RulesetFile | None:
+    """The ruleset file of --ruleset-file, loaded (InputError with its file and line), or None."""
+    return None if path is None else load_ruleset_file(path)
+
+
+def _ruleset(args: argparse.Namespace) -> int:
+    rules = load_ruleset_file(args.file)
+    if args.ruleset_command == "check":
+        if args.json:
+            print(json.dumps(rulesetfile.check_json(rules), indent=2))
+        else:
+            for line in rulesetfile.check_lines(rules):
+                print(line)
+        return EXIT_OK
+    out = args.out or Path(f"{rules.ruleset.id}.html")
+    writable_file("--out", out)
+    out.write_text(rulesetpage.page_html(rulesetpage.view_of_file(rules)), encoding="utf-8")
+    print(f"wrote {out}: the page of {rulesetfile.label(rules)}, {rules.hash}")
+    return EXIT_OK
+
+
 def _shard(spec: str | None) -> tuple[int, int] | None:
     if spec is None:
         return None
@@ -361,6 +429,7 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
     argv = (
         bounds.engine_argv(args.engine, args.engine_option) if args.engine is not None else None
     )  # "" is an empty command, not the default
+    rules = _rules(args.ruleset_file)
     root = args.scenarios or default_root()
     corpus = load_corpus(root)
     if not corpus:
@@ -382,6 +451,9 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
         "tags": args.tag,
         "shard": args.shard,
     }
+    if rules is not None:
+        selection["rules"] = rulesetfile.selection_json(rules)
+    stored = dependencies.load(root)
     live = LiveOutput(len(chosen), args.quiet)  # each scenario's line as it finishes, and the progress
     try:
         report = run(
@@ -395,9 +467,10 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
             selection=selection,
             on_record=live.record,
             check_determinism=args.check_determinism,
-            dependencies=dependencies.load(root),
+            dependencies=stored,
             min_checked=min_checked,
             corpus_ids=[sc.id for sc in corpus],
+            rules=rules,
         )
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed its handshake: {exc.kind}: {terminal_safe(exc.message)}", file=sys.stderr)
@@ -416,6 +489,9 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
     lost = None if out is None else _write_reports(report, out, root, args.timing)
     for line in summary_lines(report):
         print(line)
+    if rules is not None and not report.aborted:
+        for line in rulesetfile.report_lines(rules, [(r.scenario, r.outcome, r.verdict) for r in report.records], stored):
+            print(line)
     if lost is not None:  # the verdict is printed above; a run whose reports are lost is never green
         print(f"gostop-conformance: error: {lost}", file=sys.stderr)
     if not report.complete:  # interrupted: the shell's convention, 128 + the signal
@@ -516,6 +592,8 @@ def _support(args: argparse.Namespace) -> int:
     corpus = select(everything, rulesets=args.ruleset)
     if not corpus:
         raise InputError("selection", "no scenario matches the selection")
+    rules = _rules(args.ruleset_file)
+    hello: dict[str, Any] = {}
     if args.hello is not None:
         try:
             hello = parse_json(args.hello.read_bytes())
@@ -523,7 +601,7 @@ def _support(args: argparse.Namespace) -> int:
             raise InputError(str(args.hello), f"expected a file holding a hello reply as JSON: {exc}") from None
         if not isinstance(hello, dict):
             raise InputError(str(args.hello), "expected a JSON object (a hello reply)")
-    else:
+    elif args.engine is not None or rules is None:  # a ruleset file alone needs no engine: it says what is played
         argv = _required_engine(args)
         engine = StdioEngine(argv, startup_timeout=bounds.seconds("--startup-timeout", args.startup_timeout))
         try:
@@ -534,10 +612,14 @@ def _support(args: argparse.Namespace) -> int:
         finally:
             engine.close()
     try:
-        declared = parse(hello)
+        declared = parse(hello) if hello or rules is None else None  # a ruleset file alone: no hello to read
     except DeclarationError as exc:
         raise InputError("hello", f"the declaration is not valid: {exc}") from None
-    verdicts = Verdicts(declared, dependencies.load(root))
+    if rules is not None:
+        declared = rulesetfile.within(rules, declared)
+    assert declared is not None
+    stored = dependencies.load(root)
+    verdicts = Verdicts(declared, stored)
     found = [verdicts.of(sc) for sc in corpus]
     running = [v for v in found if v.supported]
     substituted = sum(1 for v in running if v.changes)
@@ -565,6 +647,10 @@ def _support(args: argparse.Namespace) -> int:
         for option, why in sorted(reasons.items()):
             left = sum(1 for v in found if any(n.option == option for n in v.needs))
             print(f"  {option}: {engine_text(why)} ({left} left out)")
+    if rules is not None:
+        outcomes = [(sc, "RUN" if v.supported else "UNSUPPORTED", v) for sc, v in zip(corpus, found, strict=True)]
+        for line in rulesetfile.report_lines(rules, outcomes, stored):
+            print(line)
     return EXIT_OK
 
 
@@ -593,6 +679,11 @@ def _smoke(args: argparse.Namespace) -> int:
 def _lint(args: argparse.Namespace) -> int:
     jobs = bounds.jobs(args.jobs, force=args.force_jobs)
     root = args.scenarios or default_root()
+    if args.ruleset_file is not None:  # the file is linted, not the corpus: loading it is the check
+        rules = load_ruleset_file(args.ruleset_file)
+        for line in rulesetfile.lint_lines(rules, load_corpus(root), dependencies.load(root)):
+            print(line)
+        return EXIT_OK
     corpus = load_corpus(root)
     report = lint(corpus, root, jobs, args.seeds, cache=None if args.no_cache else derivecache.default_dir())
     for problem in report.problems:
@@ -689,6 +780,9 @@ def _fuzz(args: argparse.Namespace) -> int:
     if args.max_divergences < 1:
         raise InputError("--max-divergences", f"expected a positive number, got {args.max_divergences}")
     writable_dir("--out", args.out)  # before the fuzzing: its divergences must have somewhere to go
+    rules = _rules(args.ruleset_file)
+    if rules is not None and args.ruleset:
+        raise InputError("--ruleset-file", "give --ruleset or --ruleset-file, not both")
     unknown = [r for r in args.ruleset if r not in ruleset_ids()]
     if unknown:
         raise InputError("--ruleset", f"unknown ruleset {unknown[0]!r}")
@@ -704,9 +798,14 @@ def _fuzz(args: argparse.Namespace) -> int:
     try:
         hello = engine.start()
         try:
-            configs = fuzz_configurations(parse(hello), args.ruleset)
+            declared = parse(hello)
         except DeclarationError as exc:
             raise InputError("hello", f"the engine's declaration is not valid: {exc}") from None
+        if rules is not None:  # the file's rules only, and its scenarios judged as `run --ruleset-file` judges them
+            configs = [rulesetfile.fuzz_configuration(rules, declared)]
+            declared = rulesetfile.within(rules, declared)
+        else:
+            configs = fuzz_configurations(declared, args.ruleset)
         if not configs:
             raise InputError("--ruleset", "the engine declares no configuration to fuzz (no claimed ruleset, and no options that fit one)")
         start = time.perf_counter()
@@ -719,7 +818,7 @@ def _fuzz(args: argparse.Namespace) -> int:
                     f"fuzz: {done}/{total} rounds, {len(report.found)} divergence classes, {rate:.0f} rounds/s", file=sys.stderr, flush=True
                 )
 
-        verdicts = Verdicts(parse(hello), dependencies.load(default_root()))
+        verdicts = Verdicts(declared, dependencies.load(default_root()))
 
         def check(text: str) -> Verification:
             return _reproduces(text, engine, verdicts)
@@ -812,6 +911,7 @@ def _profile(args: argparse.Namespace) -> int:
         raise InputError("--option", f"unknown option {unknown[0]!r}; expected an option id of spec/options.yaml")
     if args.base is not None and args.base not in ruleset_ids():
         raise InputError("--base", f"unknown ruleset {args.base!r}")
+    rules = _rules(args.ruleset_file)
     jobs = bounds.jobs(args.jobs, force=args.force_jobs)
     timeout = bounds.seconds("--timeout", args.timeout)
     writable_dir("--out", args.out)
@@ -822,7 +922,7 @@ def _profile(args: argparse.Namespace) -> int:
         hello = engine.start()
         claimed = [c if isinstance(c, str) else c.get("id") for c in hello.get("rulesets") or []]
         known = [str(c) for c in claimed if c in ruleset_ids()]
-        base = args.base or ("matgo-2p" if "matgo-2p" in known or not known else known[0])
+        base = args.base or (rules.base if rules is not None else "matgo-2p" if "matgo-2p" in known or not known else known[0])
         spawn = StdioSpawn(argv, {"message_timeout": timeout}) if jobs > 1 else None
         stored = dependencies.load(root)
         found = profiles.profile(
@@ -836,8 +936,15 @@ def _profile(args: argparse.Namespace) -> int:
     lines = profiles.table(found, base)
     for line in lines:
         print(line)
+    if rules is not None:
+        for line in rulesetfile.profile_against(found, rules):
+            print(line)
     declared = profiles.declaration(found, [args.base] if args.base else known or [base], hello)
+    identity = hello.get("engine")
+    name = engine_text(identity.get("name") if isinstance(identity, dict) and identity.get("name") else " ".join(argv))
+    ruleset_text, parent = rulesetfile.profile_ruleset(found, hello, name, base)
     args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "profile.yaml").write_text(ruleset_text, encoding="utf-8")
     (args.out / "profile.json").write_text(json.dumps(declared, indent=2) + "\n", encoding="utf-8")
     (args.out / "findings.json").write_text(json.dumps(profiles.findings(found), indent=2) + "\n", encoding="utf-8")
     detail = [
@@ -850,7 +957,10 @@ def _profile(args: argparse.Namespace) -> int:
     (args.out / "profile.md").write_text(
         "\n".join([f"## Profile against {base}", "", "```text", *lines, "```", "", *detail]) + "\n", encoding="utf-8"
     )
-    print(f"wrote {args.out}/profile.json (a hello declaration for what was found), {args.out}/profile.md and {args.out}/findings.json")
+    print(
+        f"wrote {args.out}/profile.json (a hello declaration for what was found), {args.out}/profile.yaml (the findings as a "
+        f"ruleset file inheriting from {parent}), {args.out}/profile.md and {args.out}/findings.json"
+    )
     return EXIT_OK
 
 

@@ -18,11 +18,12 @@ from gostop_conformance.harness._declaration import DeclarationError, Verdict, V
 from gostop_conformance.harness._defaults import DEFAULT_PIPELINE
 from gostop_conformance.harness._dependencies import Dependencies
 from gostop_conformance.harness._engine import Engine, EngineError, FailureKind, ReferenceEngine
+from gostop_conformance.harness._rulesetfile import within
 from gostop_conformance.harness._runner import OUTCOME_OF_ERROR, PASS, RESTART_AFTER, UNSUPPORTED, Outcome, Result, run_scenario
 from gostop_conformance.harness._scenarios import Scenario
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.harness._steps import scenario_plan
-from gostop_conformance.spec import InputError, load_ruleset, load_yaml
+from gostop_conformance.spec import InputError, RulesetFile, load_ruleset, load_yaml
 
 XFAIL: Final[Outcome] = "XFAIL"
 XPASS: Final[Outcome] = "XPASS"
@@ -262,13 +263,15 @@ def run(
     dependencies: Mapping[str, Dependencies] | None = None,
     min_checked: int = 1,
     corpus_ids: Collection[str] | None = None,
+    rules: RulesetFile | None = None,
 ) -> RunReport:
     """Run `scenarios` on `jobs` engines; records come back in scenario order, whatever the timing.
     An interrupt (Ctrl-C) stops the run after the scenarios in flight: the report says what did
     not run, and is still written. Each scenario runs within what the engine declared
     (conformance._declaration), with `dependencies` the corpus's stored option dependencies. A
     ledger entry is stale when its scenario is in none of `corpus_ids` (the whole corpus, not the
-    selection: a shard or a filter leaves the other entries current)."""
+    selection: a shard or a filter leaves the other entries current). With `rules`, a ruleset file,
+    the engine is taken to play its rules and only them (conformance._rulesetfile.within)."""
     ledger = ledger or {}
     start = time.perf_counter()
     first = factory()
@@ -292,7 +295,8 @@ def run(
         unrun = [Record(sc, NOT_RUN, reason=why) for sc in scenarios]
         return RunReport(label, command, {}, unrun, [], strict, False, time.perf_counter() - start, selection or {}, min_checked)
     try:
-        verdicts = Verdicts(parse(hello), dependencies)
+        declared = parse(hello)
+        verdicts = Verdicts(declared if rules is None else within(rules, declared), dependencies)
     except DeclarationError as exc:
         return aborted("protocol", f"the engine failed its handshake: protocol: the hello reply's declaration is not valid: {exc}", hello)
     engines = [first] + [factory() for _ in range(max(1, jobs) - 1)]

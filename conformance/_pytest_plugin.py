@@ -1,6 +1,9 @@
 """pytest plugin: `pytest --gostop-engine "CMD"` runs the conformance corpus as tests, one test
 per scenario (named by its id), for engine maintainers who live in pytest. Inactive without the
-option. Known failures: `--gostop-known-failures FILE` turns them into xfail (strict).
+option. Known failures: `--gostop-known-failures FILE` turns them into xfail (strict). Under
+`--gostop-ruleset-file FILE` (house rules of one's own) the engine is taken to play that file's
+rules, as `gostop-conformance run --ruleset-file` takes it: a scenario that does not hold under
+them is skipped as UNSUPPORTED.
 
 As with `gostop-conformance run`, a run that checked nothing is never green: when no scenario of
 the corpus was actually run against the engine (each one unsupported by its declaration, or
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from gostop_conformance.harness._runner import Result
     from gostop_conformance.harness._scenarios import Scenario
     from gostop_conformance.harness._stdio import StdioEngine
+    from gostop_conformance.spec import RulesetFile
 
 #: lines of the engine's stderr a failure shows (its last ones), and characters of each
 STDERR_LINES: Final = 20
@@ -52,6 +56,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gostop-scenarios", default=None, help="scenario directory (default: the bundled corpus)")
     group.addoption("--gostop-ruleset", action="append", default=[], help="only scenarios of this ruleset")
     group.addoption("--gostop-area", action="append", default=[], help="only scenarios of this area")
+    group.addoption(
+        "--gostop-ruleset-file",
+        default=None,
+        help="a ruleset file of your own (house rules): the engine plays its rules; the scenarios that do not hold under them are skipped",
+    )
     group.addoption("--gostop-id", action="append", default=[], help="only this scenario (repeatable; -k selects by id too)")
     group.addoption(
         "--gostop-only",
@@ -171,12 +180,20 @@ class _EngineState:
     """The one engine process the scenarios share, and what its declaration lets each run as."""
 
     def __init__(
-        self, argv: list[str], timeout: float, startup_timeout: float, pipeline: int, dependencies: Mapping[str, Dependencies]
+        self,
+        argv: list[str],
+        timeout: float,
+        startup_timeout: float,
+        pipeline: int,
+        dependencies: Mapping[str, Dependencies],
+        rules: RulesetFile | None = None,
     ) -> None:
         from gostop_conformance.harness._stdio import StdioEngine
 
         self.engine: StdioEngine = StdioEngine(argv, message_timeout=timeout, startup_timeout=startup_timeout, pipeline=pipeline)
         self.dependencies = dependencies
+        #: the ruleset file the engine plays (--gostop-ruleset-file), as `run --ruleset-file` runs it
+        self.rules = rules
         self.verdicts: Verdicts | None = None
         #: the engine as its hello names it (escaped), once it has said hello
         self.identity: str | None = None
@@ -190,6 +207,7 @@ class _EngineState:
         startup timeout, not one per test)."""
         from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse
         from gostop_conformance.harness._engine import EngineError
+        from gostop_conformance.harness._rulesetfile import within
 
         if self.failed is not None:
             where, why, said = self.failed
@@ -202,7 +220,11 @@ class _EngineState:
             hello = self.engine.start()
             if self.identity is None:
                 self.identity = _identity(hello)
-            verdicts = self.verdicts if self.verdicts is not None else Verdicts(parse(hello), self.dependencies)
+            if self.verdicts is not None:
+                verdicts = self.verdicts
+            else:
+                declared = parse(hello)
+                verdicts = Verdicts(declared if self.rules is None else within(self.rules, declared), self.dependencies)
         except EngineError as exc:
             problem = f"{exc.kind}: {exc.message}"
         except DeclarationError as exc:
@@ -294,9 +316,10 @@ class _CorpusRun:
         from gostop_conformance.harness import _dependencies
         from gostop_conformance.harness._harness import load_ledger
         from gostop_conformance.harness._scenarios import default_root, load_corpus, select
-        from gostop_conformance.spec import InputError
+        from gostop_conformance.spec import InputError, load_ruleset_file
 
         root = Path(config.getoption("--gostop-scenarios") or default_root())
+        rules_path = config.getoption("--gostop-ruleset-file")
         ledger_path = config.getoption("--gostop-known-failures")
         try:
             corpus = load_corpus(root)
@@ -312,9 +335,10 @@ class _CorpusRun:
                 raise pytest.UsageError("--gostop-engine: no scenario matches the selection (--gostop-ruleset, --gostop-area, --gostop-id)")
             ledger = load_ledger(Path(ledger_path)) if ledger_path else {}
             dependencies = _dependencies.load(root)
+            rules = load_ruleset_file(Path(rules_path)) if rules_path else None
         except InputError as exc:
             raise pytest.UsageError(str(exc)) from None
-        state = _EngineState(self.argv, self.timeout, self.startup_timeout, self.pipeline, dependencies)
+        state = _EngineState(self.argv, self.timeout, self.startup_timeout, self.pipeline, dependencies, rules)
         config.add_cleanup(state.engine.close)
         if config.getoption("--gostop-only") and items:
             config.hook.pytest_deselected(items=list(items))

@@ -63,14 +63,19 @@ def _summary_lines(report: RunReport) -> list[str]:
             lines.append(f"       ... {len(by_clause) - CONSOLE_GROUPS} more clauses (summary.md lists them all)")
     groups = unsupported_groups(report)
     if groups:
-        lines.append(f"UNSUPPORTED by what the engine does not declare ({len(groups)} reasons; declaring a value runs what it unlocks):")
+        if report.selection.get("rules"):  # run --ruleset-file: the file, not the engine, says what is played
+            why = "a value the ruleset file changes", "'declared' is the file's value"
+        else:
+            why = "what the engine does not declare", "declaring a value runs what it unlocks"
+        lines.append(f"UNSUPPORTED by {why[0]} ({len(groups)} reasons; {why[1]}):")
         for reason, ids in groups[:CONSOLE_GROUPS]:
             lines.append(f"  {len(ids):4} {reason}")
         if len(groups) > CONSOLE_GROUPS:
             lines.append(f"       ... {len(groups) - CONSOLE_GROUPS} more reasons (summary.md lists them all)")
     substituted = sum(1 for r in report.records if r.verdict is not None and r.verdict.changes and r.outcome != UNSUPPORTED)
     if substituted:
-        lines.append(f"{substituted} scenarios ran with the engine's declared values where the outcome is the same (report.jsonl: run_as)")
+        whose = "the ruleset file's" if report.selection.get("rules") else "the engine's declared"
+        lines.append(f"{substituted} scenarios ran with {whose} values where the outcome is the same (report.jsonl: run_as)")
     if report.ledger_stale:
         verdict = "failing the run (--strict)" if report.strict else "without --strict, not failing it"
         lines.append(f"STALE known failures ({len(report.ledger_stale)}, {verdict}): no such scenario in the corpus; remove them:")

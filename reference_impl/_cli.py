@@ -5,11 +5,22 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from gostop_conformance.reference._check import check_ruleset
 from gostop_conformance.reference._match import Match, RandomPlayer
 from gostop_conformance.reference._text import action_text, event_text, settlement_text, state_text
-from gostop_conformance.spec import EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, load_ruleset, ruleset_ids, run_guarded
+from gostop_conformance.spec import (
+    EXIT_FAIL,
+    EXIT_OK,
+    EXIT_USAGE,
+    InputError,
+    Ruleset,
+    load_ruleset,
+    load_ruleset_file,
+    ruleset_ids,
+    run_guarded,
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -17,7 +28,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--stdio", action="store_true", help="serve the engine protocol (spec/protocol/) on stdin/stdout")
     sub = p.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a seeded match with random players and print every turn")
-    play.add_argument("--ruleset", default="standard-3p", help="ruleset id (see `gostop-reference rulesets`)")
+    rules = play.add_mutually_exclusive_group()
+    rules.add_argument("--ruleset", default="standard-3p", help="ruleset id (see `gostop-reference rulesets`)")
+    rules.add_argument(
+        "--ruleset-file",
+        type=Path,
+        default=None,
+        help="a ruleset file of your own (house rules, docs/house-rules.md) instead of a named ruleset",
+    )
     play.add_argument("--seed", type=int, default=1, help="match seed (deals and the random players)")
     play.add_argument("--rounds", type=int, default=None, help="stop after this many rounds (default: the whole match)")
     check = sub.add_parser("check", help="play random rounds of every ruleset, checking every invariant after every action")
@@ -48,18 +66,19 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 print(f"{rid:18} {rs.title}")
             return EXIT_OK
         if args.command == "play":
-            return _play(args.ruleset, args.seed, args.rounds)
+            rs = load_ruleset(args.ruleset) if args.ruleset_file is None else load_ruleset_file(args.ruleset_file).ruleset
+            return _play(rs, args.seed, args.rounds)
         return _check(args.ruleset or ruleset_ids(), args.rounds, args.seed)
     except InputError as exc:
         print(f"gostop-reference: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
 
-def _play(ruleset_id: str, seed: int, max_rounds: int | None) -> int:
-    rs = load_ruleset(ruleset_id)
+def _play(rs: Ruleset, seed: int, max_rounds: int | None) -> int:
     match = Match(rs, seed)
     player = RandomPlayer(seed)
-    print(f"ruleset {rs.id} ({rs.title}), seed {seed}, first dealer P{match.dealer}")
+    shown = rs.id if rs.file.startswith("spec/") else f"{rs.id} from {rs.file}"
+    print(f"ruleset {shown} ({rs.title}, {rs.hash}), seed {seed}, first dealer P{match.dealer}")
     played = 0
     while not match.over and (max_rounds is None or played < max_rounds):
         rnd = match.new_round()

@@ -8,8 +8,12 @@ Public API (everything else is private):
   the cards of spec/deck.yaml (R-CARD-IDS).
 - `load_ruleset(id)`, `ruleset_ids()`, `Ruleset`, `Options`, `OptionSpec`, `OptionValue`,
   `option_registry()`, `deal_layouts()`, `ruleset_from_json(raw)`, `show_value(value)`: options and
-  named rulesets; `Toggle`, `toggle_registry()`, `expand_toggles(raw, where)`: the convenience
+  named rulesets; `OptionSpec.plain(value)`: a value in plain words; `source_ids()`: the sources
+  a ruleset may cite; `Toggle`, `toggle_registry()`, `expand_toggles(raw, where)`: the convenience
   toggles that set several options at once.
+- `load_ruleset_file(path)`, `RulesetFile`, `is_ruleset_path(parent)`, `named_chain(id)`,
+  `closest_named(values)`: a ruleset file outside the package (house rules of one's own), which
+  inherits from a named ruleset or another file.
 - `clauses()`, `Clause`: the rule clauses of spec/rules/.
 - `traceability()`, `load_traceability(path)`, `Traceability`, `TraceStatement`, `TraceLink`,
   `SeedRecord`, `TRACE_STATUSES`, `traceability_problems(table)`, `seed_files(dir)`,
@@ -61,6 +65,7 @@ if TYPE_CHECKING:
     from gostop_conformance.spec._glossary import Glossary, GlossaryTerm, glossary
     from gostop_conformance.spec._jsontext import MAX_JSON_DEPTH, json_deeper_than, parse_json
     from gostop_conformance.spec._names import ActionType, Bak, Decision, ErrorCode, EventKind, Outcome, RejectionCode
+    from gostop_conformance.spec._rulesetfile import RulesetFile, closest_named, is_ruleset_path, load_ruleset_file, named_chain
     from gostop_conformance.spec._rulesets import (
         Options,
         OptionSpec,
@@ -74,6 +79,7 @@ if TYPE_CHECKING:
         ruleset_from_json,
         ruleset_ids,
         show_value,
+        source_ids,
         toggle_registry,
     )
     from gostop_conformance.spec._schemas import (
@@ -144,6 +150,12 @@ _HOME: Final = {
     "ruleset_from_json": "_rulesets",
     "ruleset_ids": "_rulesets",
     "show_value": "_rulesets",
+    "source_ids": "_rulesets",
+    "RulesetFile": "_rulesetfile",
+    "closest_named": "_rulesetfile",
+    "is_ruleset_path": "_rulesetfile",
+    "load_ruleset_file": "_rulesetfile",
+    "named_chain": "_rulesetfile",
     "Toggle": "_rulesets",
     "expand_toggles": "_rulesets",
     "toggle_registry": "_rulesets",
@@ -204,6 +216,7 @@ __all__ = [
     "Outcome",
     "RejectionCode",
     "Ruleset",
+    "RulesetFile",
     "SeedRecord",
     "Toggle",
     "TraceLink",
@@ -211,18 +224,22 @@ __all__ = [
     "Traceability",
     "card_ids_with_role",
     "clauses",
+    "closest_named",
     "deal_layouts",
     "deck",
     "expand_toggles",
     "format_path",
     "glossary",
+    "is_ruleset_path",
     "json_deeper_than",
     "load_ruleset",
+    "load_ruleset_file",
     "load_spec_file",
     "load_traceability",
     "load_yaml",
     "load_yaml_text",
     "memo",
+    "named_chain",
     "option_registry",
     "parse_json",
     "protocol_check",
@@ -236,6 +253,7 @@ __all__ = [
     "schema",
     "seed_files",
     "show_value",
+    "source_ids",
     "spec_dir",
     "toggle_registry",
     "traceability",

@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 
 from gostop_conformance.spec._caches import memo
 from gostop_conformance.spec._schemas import load_spec_file, spec_dir
-from gostop_conformance.spec._yamlio import InputError, Located
+from gostop_conformance.spec._yamlio import InputError, Located, load_yaml
 
 OptionValue = bool | int | str | frozenset[str] | tuple[int, ...]
 
@@ -138,6 +138,10 @@ class OptionSpec:
     value_docs: Mapping[str, str]
     #: values two players cannot tell from another, each with why (issue 39: coverage asks no two-player scenario of them)
     same_with_two_players: Mapping[str, str] = field(default_factory=dict)
+    #: plain words for the values `value_docs` does not say (spec/options.yaml `words`): a value as
+    #: the spec writes it, `n` (any other integer, `{n}` in the text), `one` and `many` (a list of
+    #: one or several items, `{item}`, `{items}`, `{count}`)
+    words: Mapping[str, str] = field(default_factory=dict)
 
     def expected(self) -> str:
         if self.type == "bool":
@@ -174,6 +178,29 @@ class OptionSpec:
             return tuple(raw) if ok else None
         ok = all(isinstance(v, str) and v in self.values for v in raw) and len(set(raw)) == len(raw)
         return frozenset(raw) if ok else None
+
+    def plain(self, value: Any) -> str:
+        """The value in plain words, as the ruleset pages and the comparison matrix say what it
+        decides: its `words`, else an enum value's or a symbol's own text, a subset's members'
+        texts, an integer or a list through the `n`, `one` and `many` templates (KeyError for a
+        value the registry has no words for: option_registry checks there is none)."""
+        value = _json_value(value)
+        found = self.words.get(show_value(value))
+        if found is not None:
+            return found
+        if isinstance(value, str) and value in self.value_docs:
+            return self.value_docs[value]
+        if isinstance(value, list) and self.type == "subset" and value:
+            return " ".join(self.value_docs[str(member)] for member in value)
+        if _is_int(value) and "n" in self.words:
+            return self.words["n"].replace("{n}", str(value))
+        if isinstance(value, list) and len(value) == 1 and "one" in self.words:
+            return self.words["one"].replace("{item}", str(value[0]))
+        if isinstance(value, list) and len(value) > 1 and "many" in self.words:
+            items = [str(v) for v in value]
+            joined = ", ".join(items[:-1]) + " and " + items[-1]
+            return self.words["many"].replace("{items}", joined).replace("{count}", str(len(items)))
+        raise KeyError(f"{self.id}: no plain words for {show_value(value)}")
 
     def _in_range(self, value: int) -> bool:
         return (self.minimum is None or value >= self.minimum) and (self.maximum is None or value <= self.maximum)
@@ -267,6 +294,15 @@ def _typed_options(values: Mapping[str, Any]) -> dict[str, OptionValue]:
     return out
 
 
+def _json_value(value: Any) -> Any:
+    """An option value in its JSON form (a set sorted, a tuple a list), as `Options.as_json` gives it."""
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
 def show_value(value: Any) -> str:
     """An option value as the spec writes it (R-CARD-IDS ids, `true`/`false`, lists in brackets):
     how reports, declarations and the traceability name a value."""
@@ -299,7 +335,9 @@ def option_registry() -> dict[str, OptionSpec]:
             description=item["description"],
             value_docs=docs,
             same_with_two_players=dict(item.get("same_with_two_players", {})),
+            words=dict(item.get("words", {})),
         )
+        _check_words(spec, located, i)
         default = spec.coerce(item["default"])
         if default is None:
             raise InputError(located.where(["options", i, "default"]), f"expected {spec.expected()}, got {item['default']!r}")
@@ -307,6 +345,41 @@ def option_registry() -> dict[str, OptionSpec]:
             raise InputError(located.where(["options", i, "id"]), f"duplicate option id {spec.id!r}")
         registry[spec.id] = OptionSpec(**{f.name: getattr(spec, f.name) for f in fields(spec)} | {"default": default})
     return registry
+
+
+#: the keys of `words` that are templates rather than values
+WORD_TEMPLATES: Final = {"int": ("n",), "int_or_enum": ("n",), "int_list": ("one", "many"), "card_set": ("one", "many")}
+
+
+def _check_words(spec: OptionSpec, located: Located, i: int) -> None:
+    """Every value of the option has plain words (a value of each shape: both booleans, every enum
+    value and symbol, the least and greatest integer, an empty, a one-item and a longer list), and
+    every key of `words` is a value of the option or one of its type's templates."""
+    where = located.where(["options", i, "words"])
+    templates = WORD_TEMPLATES.get(spec.type, ())
+    for key in spec.words:
+        if key in templates or (key == "[]" and spec.type in ("subset", "int_list", "card_set")):
+            continue
+        typed = spec.coerce({"true": True, "false": False}.get(key, key))
+        if typed is None and key.lstrip("-").isdigit():
+            typed = spec.coerce(int(key))
+        if typed is None:
+            known = ", ".join(templates) or "none for its type"
+            raise InputError(where, f"{key!r} is neither a value of {spec.id} nor a template ({known})")
+    samples: list[Any] = []
+    if spec.type == "bool":
+        samples = [False, True]
+    elif spec.type in ("enum", "int_or_enum"):
+        samples = [*spec.values, *spec.symbols]
+    if spec.type in ("int", "int_or_enum"):
+        samples += [spec.minimum, spec.maximum]
+    if spec.type in ("subset", "int_list", "card_set"):
+        samples = [[], *([v] for v in spec.values), list(spec.values[:2])]
+    for value in samples:
+        try:
+            spec.plain(value)
+        except KeyError:
+            raise InputError(where, f"no plain words for {spec.id} = {show_value(value)}: add them to `words`") from None
 
 
 @dataclass(frozen=True)
@@ -433,18 +506,31 @@ def load_ruleset(ruleset_id: str) -> Ruleset:
 def _resolve(ruleset_id: str, files: Mapping[str, Located], chain: tuple[str, ...]) -> Ruleset:
     located = files[ruleset_id]
     data = located.data
-    registry = option_registry()
     if ruleset_id in chain:
         cycle = " -> ".join((*chain, ruleset_id))
         raise InputError(located.where(["parent"]), f"ruleset inheritance cycle: {cycle}")
     parent_id = data.get("parent")
+    base: dict[str, Any] | None = None
     if parent_id is not None:
         if parent_id not in files:
             raise InputError(located.where(["parent"]), f"unknown parent ruleset {parent_id!r}; expected one of {', '.join(sorted(files))}")
         base = _resolve(parent_id, files, (*chain, ruleset_id)).options.as_json()
-        values = _typed_options(base)
-    else:
-        values = {key: spec.default for key, spec in registry.items()}
+    return ruleset_of(located, ruleset_id, parent_id, base)
+
+
+def ruleset_of(located: Located, ruleset_id: str, parent: str | None, base: Mapping[str, Any] | None) -> Ruleset:
+    """The ruleset a validated ruleset document (spec/schemas/ruleset.schema.json) says: its own
+    option values over `base` (its parent's resolved options as JSON; None: every option at its
+    registry default), each error located at the file's line (an unknown source, option or value,
+    a toggle contradicting an option beside it, values that do not go together)."""
+    data = located.data
+    registry = option_registry()
+    known = source_ids()
+    for i, source in enumerate(data["sources"]):
+        if source not in known:
+            expected = ", ".join(known)
+            raise InputError(located.where(["sources", i]), f"unknown source {source!r}; expected a key of spec/sources.yaml ({expected})")
+    values = _typed_options(base) if base is not None else {key: spec.default for key, spec in registry.items()}
     own: dict[str, OptionValue] = {}
     try:
         written = expand_toggles(data["options"], "options")
@@ -464,9 +550,19 @@ def _resolve(ruleset_id: str, files: Mapping[str, Located], chain: tuple[str, ..
         id=ruleset_id,
         title=data["title"],
         description=" ".join(str(data["description"]).split()),
-        parent=parent_id,
+        parent=parent,
         sources=tuple(data["sources"]),
         own=own,
         options=options,
         file=located.path,
     )
+
+
+@cache
+def source_ids() -> list[str]:
+    """The keys of spec/sources.yaml: every source a clause, an option or a ruleset may cite."""
+    located = load_yaml(spec_dir() / "sources.yaml", "spec/sources.yaml")
+    sources = located.data.get("sources") if isinstance(located.data, dict) else None
+    if not isinstance(sources, dict):
+        raise InputError(located.where(), "expected `sources:` mapping each source key to {title, locator, kind}")
+    return [str(key) for key in sources]

@@ -1,5 +1,6 @@
-/* gostop-conformance documentation: the step-through view of worked examples and the filters of
- * the scenario catalogue. Plain JavaScript, no dependencies; without it every frame is shown. */
+/* gostop-conformance documentation: the step-through view of worked examples, the filters of
+ * the scenario catalogue and the address of the ruleset matrix's view. Plain JavaScript, no
+ * dependencies; without it every frame is shown, and the matrix's switches still work. */
 (function () {
   "use strict";
 
@@ -134,10 +135,35 @@
     apply();
   }
 
+  // the comparison matrix: `?view=differences` (or `words`, or both, comma-separated) turns its
+  // switches on, and the address follows them, so that a view can be linked to
+  function matrixView(diff, words) {
+    var params = new URLSearchParams(window.location.search);
+    var wanted = (params.get("view") || "").split(",");
+    diff.checked = diff.checked || wanted.indexOf("differences") >= 0;
+    words.checked = words.checked || wanted.indexOf("words") >= 0;
+    function follow() {
+      var view = [];
+      if (diff.checked) view.push("differences");
+      if (words.checked) view.push("words");
+      var query = new URLSearchParams(window.location.search);
+      if (view.length) query.set("view", view.join(",")); else query.delete("view");
+      var search = query.toString();
+      if (window.history && window.history.replaceState) {
+        window.history.replaceState(null, "", window.location.pathname + (search ? "?" + search : "") + window.location.hash);
+      }
+    }
+    diff.addEventListener("change", follow);
+    words.addEventListener("change", follow);
+  }
+
   function init() {
     Array.prototype.forEach.call(document.querySelectorAll(".gs-stepper"), stepper);
     var form = document.getElementById("gs-filter");
     if (form) catalogue(form);
+    var diff = document.getElementById("gs-diff-only");
+    var words = document.getElementById("gs-words");
+    if (diff && words) matrixView(diff, words);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

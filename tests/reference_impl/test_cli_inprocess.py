@@ -70,7 +70,7 @@ def replay(ruleset_id: str, seed: int, rounds: int | None) -> Replay:
     rs = load_ruleset(ruleset_id)
     match = Match(rs, seed)
     player = RandomPlayer(seed)
-    out = Replay([f"ruleset {rs.id} ({rs.title}), seed {seed}, first dealer P{match.dealer}"])
+    out = Replay([f"ruleset {rs.id} ({rs.title}, {rs.hash}), seed {seed}, first dealer P{match.dealer}"])
     while not match.over and (rounds is None or len(out.headers) < rounds):
         rnd = match.new_round()
         out.headers.append(f"=== round {len(out.headers) + 1}: dealer P{rnd.dealer}, nagari streak {rnd.nagari_streak}")
@@ -97,7 +97,7 @@ def test_play_one_round_prints_the_header_the_turns_the_settlement_and_zero_sum_
     assert status == EXIT_OK
     want = replay("matgo-2p", 3, 1)
     rs = load_ruleset("matgo-2p")
-    assert lines[0] == f"ruleset matgo-2p ({rs.title}), seed 3, first dealer P{Match(rs, 3).dealer}"
+    assert lines[0] == f"ruleset matgo-2p ({rs.title}, {rs.hash}), seed 3, first dealer P{Match(rs, 3).dealer}"
     assert [line for line in lines if line.startswith("=== round")] == want.headers == ["=== round 1: dealer P1, nagari streak 0"]
     assert [line for line in lines if re.match(r"P\d: ", line)] == want.actions
     assert lines[-1] == totals_line(want.totals[0]) and lines[-1 - len(want.settlements[0]) : -1] == want.settlements[0]

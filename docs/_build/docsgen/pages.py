@@ -13,7 +13,7 @@ from docsgen.glossary import terms_of_clause
 from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
 from docsgen.model import Model
 from gostop_conformance.harness import compress_values as compress
-from gostop_conformance.harness import default_root, load_interactions
+from gostop_conformance.harness import default_root, load_interactions, ruleset_view
 from gostop_conformance.spec import toggle_registry
 
 SCENARIO_IN_CODE = re.compile(r"`([a-z0-9][a-z0-9-]*)`")
@@ -443,7 +443,9 @@ def rulesets_index(m: Model) -> str:
         + table(["ruleset", "title", "parent", "options set", "scenarios", "hash"], rows)
         + "\n\n## Inheritance {#inheritance}\n\n"
         + "\n".join(x for r in roots for x in tree(r, 0))
-        + f"\n\nEvery ruleset against every option: the [comparison matrix]({ctx.md('rulesets/compare.md')}).\n"
+        + f"\n\nEvery ruleset against every option: the [comparison matrix]({ctx.md('rulesets/compare.md')}). "
+        f"Your own house rules are a ruleset file of the same format, which inherits from any of these: "
+        f"[write down your house rules]({ctx.md('house-rules.md')}).\n"
     )
 
 
@@ -453,45 +455,72 @@ def wrappable(value: str) -> str:
 
 
 def rulesets_compare(m: Model) -> str:
+    """Every ruleset against every option, each value with its plain words (OptionSpec.plain: on
+    hover, or in place of the values); two switches (plain HTML, no script needed) show only the
+    options the rulesets do not all agree on, and the words instead of the values."""
     src = "rulesets/compare.md"
     ctx = Ctx(src, m)
     head = "".join(f'<th class="gs-rot"><a href="{ctx.href(f"rulesets/{rid}.md")}">{esc(rid)}</a></th>' for rid in m.ruleset_ids)
     rows = []
+    agreed = 0
     for oid, spec in m.options.items():
         default = fmt_value(_json_default(spec))
+        values = [m.rulesets[rid].options.as_json()[oid] for rid in m.ruleset_ids]
+        same = len({fmt_value(v) for v in values}) == 1
+        agreed += same
         cells = []
-        for rid in m.ruleset_ids:
-            value = fmt_value(m.rulesets[rid].options.as_json()[oid])
+        for rid, raw in zip(m.ruleset_ids, values, strict=True):
+            value = fmt_value(raw)
+            words = spec.plain(raw)
             cls = []
             if value != default:
                 cls.append("gs-diff")
             if oid in m.rulesets[rid].own:
                 cls.append("gs-own")
-            title = f"{rid}: {oid} = {value}" + (" (set by this ruleset)" if oid in m.rulesets[rid].own else "")
-            cells.append(f'<td class="{" ".join(cls)}" title="{esc(title)}">{wrappable(value)}</td>')
+            title = f"{rid}: {oid} = {value}: {words}" + (" (set by this ruleset)" if oid in m.rulesets[rid].own else "")
+            cells.append(
+                f'<td class="{" ".join(cls)}" title="{esc(title)}"><span class="gs-v">{wrappable(value)}</span>'
+                f'<span class="gs-w">{esc(words)}</span></td>'
+            )
+        words = spec.plain(_json_default(spec))
+        row_class = ' class="gs-same"' if same else ""
         rows.append(
-            f'<tr><th><a href="{ctx.href("options.md", oid)}"><code>{esc(oid)}</code></a></th>'
-            f'<td class="gs-default">{wrappable(default)}</td>{"".join(cells)}</tr>'
+            f'<tr{row_class}><th title="{esc(spec.description)}"><a href="{ctx.href("options.md", oid)}"><code>{esc(oid)}</code></a></th>'
+            f'<td class="gs-default" title="{esc(f"default: {default}: {words}")}"><span class="gs-v">{wrappable(default)}</span>'
+            f'<span class="gs-w">{esc(words)}</span></td>{"".join(cells)}</tr>'
         )
+    differ = len(m.options) - agreed
+    switches = (
+        '<input type="checkbox" id="gs-diff-only" class="gs-switch">'
+        f'<label for="gs-diff-only">Differences only: the {differ} options the rulesets do not all agree on</label> '
+        '<input type="checkbox" id="gs-words" class="gs-switch">'
+        '<label for="gs-words">Plain words instead of the values</label>'
+    )
     return (
         WIDE
         + GENERATED
         + "# Rulesets compared\n\n"
         + "Every named ruleset (columns) against every option (rows). A shaded cell differs from the "
-        "option's default; a **bold** cell is set by the ruleset itself (the others are inherited).\n\n"
+        "option's default; a **bold** cell is set by the ruleset itself (the others are inherited). Each value "
+        "says what it decides in plain words when pointed at, or in place of the values with the switch below; "
+        f"the other switch leaves out the {agreed} options on which every ruleset agrees "
+        "(`?view=differences` in the address opens the page that way).\n\n"
         + ctx.slot(
-            f'<div class="gs-matrix-wrap"><table class="gs-matrix"><thead><tr><th>option</th><th>default</th>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table></div>"
+            f'<div class="gs-matrix-view">{switches}<div class="gs-matrix-wrap"><table class="gs-matrix"><thead><tr><th>option</th>'
+            f"<th>default</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div></div>"
         )
         + "\n"
     )
 
 
 def ruleset_page(m: Model, rid: str) -> str:
+    """A named ruleset's page: what `gostop-conformance ruleset page FILE` shows of a ruleset file
+    (conformance RulesetView: the differences from its parent in plain words, the cards it adds,
+    every value), with the site's links and card pictures."""
     src = f"rulesets/{rid}.md"
     ctx = Ctx(src, m)
     rs = m.rulesets[rid]
-    values = rs.options.as_json()
+    view = ruleset_view(rid)
     chain = m.chain(rid)
     out = [GENERATED, f"# {rid} — {md_escape(rs.title)}\n", ctx.inline(rs.description) + "\n"]
     meta = [
@@ -503,41 +532,60 @@ def ruleset_page(m: Model, rid: str) -> str:
     ]
     scenarios = [sc for sc in m.corpus if sc.ruleset == rid]
     link = ctx.href("scenarios/index.md", query=f"?ruleset={rid}")
-    meta.append(f'- **Scenarios:** {len(scenarios)} run under it — <a href="{link}">filter the catalogue</a>')
+    meta.append(f'- **Scenarios:** {len(scenarios)} written for it — <a href="{link}">filter the catalogue</a>')
     out.append("\n".join(meta) + "\n")
     out.append("## Differences from its parent {#differences}\n")
     if rs.parent:
-        parent = m.rulesets[rs.parent].options.as_json()
-        diff = [k for k in m.options if values[k] != parent[k]]
-        if diff:
-            rows = [
-                [ctx.option_md(k), value_code(parent[k]), f"**{fmt_value(values[k])}**", ctx.inline(m.options[k].description)] for k in diff
-            ]
-            out.append(table(["option", f"{rs.parent}", rid, "what it decides"], rows) + "\n")
+        found = view.differences()
+        if found:
+            out.append(differences_table(ctx, found, rs.parent, rid) + "\n")
         else:
             out.append("None: it plays exactly as its parent.\n")
-        same = [k for k in rs.own if values[k] == parent[k]]
+        same = view.same_as_parent()
         if same:
             out.append("Set again to the parent's value (no difference): " + ", ".join(ctx.option_md(k) for k in same) + ".\n")
     else:
         out.append("None: this is the root ruleset.\n")
     if len(chain) > 2:
         root = chain[-1]
-        rootv = m.rulesets[root].options.as_json()
-        diff = [k for k in m.options if values[k] != rootv[k]]
         out.append(f"## Differences from the root, {root} {{#differences-root}}\n")
-        rows = [[ctx.option_md(k), value_code(rootv[k]), f"**{fmt_value(values[k])}**"] for k in diff]
-        out.append(table(["option", root, rid], rows) + "\n")
+        out.append(differences_table(ctx, view.differences(m.rulesets[root]), root, rid) + "\n")
+    out.append("## Cards it adds {#cards}\n")
+    added = view.added_cards()
+    if added:
+        out.append(
+            f"The deck is the 48 month cards and {len(added)} bonus cards ({ctx.clause_md('R-BONUS-DECK')}):\n\n"
+            + "\n".join(f"- `{c.id}`: a bonus card worth {c.units} junk units" for c in added)
+            + "\n\n"
+            + ctx.slot('<p class="gs-cards">' + "".join(ctx.card(c.id, "s") for c in added) + "</p>")
+            + "\n"
+        )
+    else:
+        out.append("None: the deck is the 48 month cards.\n")
     out.append("## Every option value {#options}\n")
     rows = []
-    for k, spec in m.options.items():
-        by = m.set_by(rid, k)
-        origin = "this ruleset" if by == rid else (ctx.ruleset_md(by) if by else "default")
-        v = fmt_value(values[k])
-        shown = f"**{v}**" if v != fmt_value(_json_default(spec)) else v
-        rows.append([ctx.option_md(k), shown, value_code(spec.default), origin])
-    out.append(table(["option", "value", "default", "set by"], rows) + "\n")
+    for row in view.values():
+        origin = "this ruleset" if row.set_by == rid else (ctx.ruleset_md(row.set_by) if row.set_by else "default")
+        v = fmt_value(row.value)
+        shown = f"**{v}**" if not row.is_default else v
+        rows.append([ctx.option_md(row.option), shown, value_code(row.default), origin, md_escape(row.words)])
+    out.append(table(["option", "value", "default", "set by", "in plain words"], rows) + "\n")
     return "\n".join(out)
+
+
+def differences_table(ctx: Ctx, found: list[Any], before: str, after: str) -> str:
+    """Options whose value differs between two rulesets: what each decides, and both values with
+    their plain words."""
+    rows = [
+        [
+            ctx.option_md(d.option),
+            ctx.inline(d.decides),
+            f"{value_code(d.before)}<br>{md_escape(d.before_words)}",
+            f"**`{fmt_value(d.after)}`**<br>{md_escape(d.after_words)}",
+        ]
+        for d in found
+    ]
+    return table(["option", "what it decides", before, after], rows)
 
 
 # ------------------------------------------------------------------------------------- scenarios

@@ -78,7 +78,14 @@ def nav(m: Model) -> list[Any]:
         {"Rules": ["rules/index.md", *({a.title: f"rules/{a.id}.md"} for a in m.areas), {"Seed traceability": traceability.SRC}]},
         {"Cards": "cards.md"},
         {"Options": "options.md"},
-        {"Rulesets": ["rulesets/index.md", {"Compared": "rulesets/compare.md"}, *({rid: f"rulesets/{rid}.md"} for rid in m.ruleset_ids)]},
+        {
+            "Rulesets": [
+                "rulesets/index.md",
+                {"Compared": "rulesets/compare.md"},
+                {"Write down your house rules": "house-rules.md"},
+                *({rid: f"rulesets/{rid}.md"} for rid in m.ruleset_ids),
+            ]
+        },
         {
             "Scenarios": [
                 "scenarios/index.md",
