@@ -58,7 +58,7 @@ from gostop_conformance.harness._lint import (
 )
 from gostop_conformance.harness._live import LiveOutput
 from gostop_conformance.harness._mutation import kill_rate, report_lines, report_markdown, run_mutants
-from gostop_conformance.harness._outputs import REPORT_FILES, claimed_report_dir, writable_dir, writable_file
+from gostop_conformance.harness._outputs import REPORT_FILES, claimed_report_dir, writable_dir, writable_file, written_whole
 from gostop_conformance.harness._perft import PerftCase, divide_walk, load_perft, perft_engine, reference_table, write_perft
 from gostop_conformance.harness._reporters import (
     summary_lines,
@@ -372,7 +372,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _profile(args)
     if args.command == "report":
         runs = [saved.read(path) for path in args.reports]
-        written = compat.write(writable_dir("--out", args.out), runs)
+        try:
+            written = compat.write(writable_dir("--out", args.out), runs)
+        except OSError as exc:  # a full disk: said, never a traceback
+            print(f"gostop-conformance: the report could not be written into {args.out}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_FAIL
         print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
         return EXIT_OK
     return _run(args)
@@ -566,14 +570,33 @@ def _summary_into(args: argparse.Namespace, out: Path | None) -> int:
     return EXIT_OK if report.ok() and lost is None else EXIT_FAIL
 
 
+#: the most rounds one fuzz run plays (a day of the fastest engine; --shard splits a longer campaign)
+MAX_GAMES: Final = 1_000_000_000
+
+
+def _wrote(flag: str, path: Path, text: str) -> bool:
+    """`text` written whole into `path`; on failure (a full disk) said on stderr, never a traceback."""
+    try:
+        if path.exists() and not path.is_file():  # a device or a pipe: written as it is, never replaced
+            path.write_text(text, encoding="utf-8")
+        else:
+            with written_whole(path) as out:
+                out.write(text)
+    except OSError as exc:
+        print(f"gostop-conformance: {flag} {path} could not be written: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
+
+
 def _ledger(args: argparse.Namespace) -> int:
     if args.out is not None:
         writable_file("--out", args.out)
     text = saved.ledger_text([saved.read(path) for path in args.reports])
     if args.out is None:
         print(text, end="")
+    elif not _wrote("--out", args.out, text):
+        return EXIT_FAIL
     else:
-        args.out.write_text(text, encoding="utf-8")
         print(f"wrote {args.out}: fill in every reason before using it (--known-failures refuses a placeholder)")
     return EXIT_OK
 
@@ -668,7 +691,9 @@ def _smoke(args: argparse.Namespace) -> int:
     for c in checks:
         print(f"{'ok  ' if c.ok else 'FAIL'} {c.name}" + ("" if c.ok else f": {c.message}"))
     if not all(c.ok for c in checks) and engine.stderr.text().strip():
-        print("engine stderr (last lines):\n" + "\n".join(engine.stderr.text().strip().splitlines()[-10:]))
+        # the engine's own text: shown, never acted on by the terminal, and never at a line's start
+        tail = engine.stderr.text().strip().splitlines()[-10:]
+        print("engine stderr (last lines):\n" + "\n".join("  " + terminal_safe(line) for line in tail))
     ok = len(checks) == 4 and all(c.ok for c in checks)
     print(
         "smoke: all checks passed; next: gostop-conformance run --engine ..." if ok else "smoke: fix the first failing check and run again"
@@ -746,8 +771,8 @@ def _coverage(args: argparse.Namespace) -> int:
     for gap in gaps:
         print(f"NO TWO-PLAYER SCENARIO {gap}")
     print(f"{len(gaps)} clauses and option values that apply to two players without a two-player scenario")
-    if args.markdown:
-        args.markdown.write_text("\n".join(coverage_markdown(report)) + "\n", encoding="utf-8")
+    if args.markdown and not _wrote("--markdown", args.markdown, "\n".join(coverage_markdown(report)) + "\n"):
+        return EXIT_FAIL
     uncovered = [cid for cid in clauses() if not any(k[0] == cid for k in report.declared)]
     return EXIT_OK if not uncovered and not report.silent and not single and not gaps else EXIT_FAIL
 
@@ -764,8 +789,8 @@ def _mutants(args: argparse.Namespace) -> int:
     results = run_mutants(corpus, args.mutant, all_killers=args.all_killers)
     for line in report_lines(results):
         print(line)
-    if args.markdown:
-        args.markdown.write_text("\n".join(report_markdown(results)) + "\n", encoding="utf-8")
+    if args.markdown and not _wrote("--markdown", args.markdown, "\n".join(report_markdown(results)) + "\n"):
+        return EXIT_FAIL
     rate = kill_rate(results)
     if rate < args.min_kill_rate:
         print(f"NOT GREEN: the kill rate {rate:.1%} is below --min-kill-rate {args.min_kill_rate:.1%}")
@@ -775,8 +800,7 @@ def _mutants(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     argv = _required_engine(args)
-    if args.games < 1:
-        raise InputError("--games", f"expected a positive number of rounds, got {args.games}")
+    bounds.count("--games", args.games, 1, MAX_GAMES, "a number of rounds")
     if args.max_divergences < 1:
         raise InputError("--max-divergences", f"expected a positive number, got {args.max_divergences}")
     writable_dir("--out", args.out)  # before the fuzzing: its divergences must have somewhere to go

@@ -343,6 +343,7 @@ def test_every_yaml_reader_refuses_hostile_files_naming_them(
         (["run", "--no-reports", "--clause", "R-NOPE"], "--clause: unknown value 'R-NOPE'"),
         (["support", "--ruleset", "matgo-9p", "--hello", "x.json"], "--ruleset: unknown value 'matgo-9p'"),
         (["profile", "--engine", "true", "--base", "matgo-9p"], "--base: unknown ruleset 'matgo-9p'"),
+        (["fuzz", "--engine", "true", "--games", str(2**63)], "--games: expected a number of rounds from 1 to"),
     ],
 )
 def test_bad_numbers_and_names_are_usage_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -442,3 +443,39 @@ def test_area_folder_names_are_escaped_in_summary_md(tmp_path: Path, capsys: pyt
     assert main(["run", "-q", "--scenarios", str(tmp_path / "scenarios"), "--report-dir", str(tmp_path / "r")]) == 0
     summary = (tmp_path / "r" / "summary.md").read_text()
     assert "| a\\|b&lt;script&gt; |" in summary and "<script>" not in summary
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_full_disk_under_an_output_is_said_and_fails(root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """/dev/full takes nothing: each command says which output could not be written, exits 1,
+    and leaves the device as it was (issue 38: ledger, coverage, mutants wrote with a traceback)."""
+    out = tmp_path / "r"
+    assert main(["run", "-q", "--scenarios", str(root), "--report-dir", str(out)]) == 0
+    for args, flag in [
+        (["ledger", str(out / "report.jsonl"), "--out", "/dev/full"], "--out"),
+        (["coverage", "--markdown", "/dev/full"], "--markdown"),
+        (["mutants", "--mutant", "ppeok-never", "--markdown", "/dev/full"], "--markdown"),
+    ]:
+        capsys.readouterr()
+        assert main(args) == 1, args
+        err = capsys.readouterr().err
+        assert f"{flag} /dev/full could not be written: No space left on device" in err, err
+        assert Path("/dev/full").is_char_device()
+
+
+def test_smoke_shows_the_engine_s_stderr_escaped_and_indented(tmp_path: Path) -> None:
+    """A screen clear, a window title and a forged verdict line on the engine's stderr reach the
+    terminal as text, each line indented (issue 38: smoke printed them raw)."""
+    start = tmp_path / "evil.sh"
+    start.write_text('#!/bin/sh\nprintf "\\033[2J\\033]0;TITLE\\007\\n874 passed, 0 failed\\n" >&2\nexit 3\n', encoding="utf-8")
+    start.chmod(0o755)
+    done = subprocess.run(
+        [str(Path(PYTHON).with_name("gostop-conformance")), "smoke", "--engine", str(start)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout, done.stdout
+    assert "\\x1b[2J" in done.stdout
+    assert not any(line.startswith("874 passed") for line in done.stdout.splitlines()), done.stdout
