@@ -73,6 +73,17 @@ def _clip(text: str) -> str:
     return f"{text[:half]} [... {len(text) - 2 * half} characters left out ...] {text[-half:]}"
 
 
+#: what a JSON value is called, by the Python type it parses to (a message speaks JSON, not Python)
+_JSON_KINDS: Final[dict[type, str]] = {
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+    type(None): "null",
+}
+
+
 def _show(value: Any) -> str:
     """A value as a message quotes it: scalars as Python writes them (shortened), containers by kind
     (a repr of a container would recurse and could run to the line's length)."""
@@ -200,7 +211,7 @@ def _duplicate_key(line: bytes, keys: int) -> str | None:
 def check_request(message: Any) -> str | None:
     """None when `message` is a valid request, else what is wrong with it (JSON path and expectation)."""
     if not isinstance(message, dict):
-        return f"a request must be a JSON object, got {type(message).__name__}"
+        return f"a request must be a JSON object, got {_JSON_KINDS.get(type(message), type(message).__name__)}"
     cmd = message.get("cmd")
     if not isinstance(cmd, str) or cmd not in _BRANCH:  # an array or an object is no key of _BRANCH: unhashable
         return f"cmd: expected one of {', '.join(_BRANCH)}, got {_show(cmd)}"

@@ -158,7 +158,7 @@ def test_bad_requests_are_answered_with_bad_request_naming_the_place_and_the_ser
     errors = [(r["seq"], r.get("error", {}).get("code"), r.get("error", {}).get("message")) for r in replies]
     assert errors == [
         (None, "bad_request", "invalid JSON at column 2: unexpected character, expected a string key"),
-        (None, "bad_request", "a request must be a JSON object, got list"),
+        (None, "bad_request", "a request must be a JSON object, got an array"),
         (1, "bad_request", "cmd: expected one of hello, new_game, legal, score, bye, act, perft, got 'dance'"),
         (None, "bad_request", "(message): 'seq' is a required property"),
         (None, "bad_request", "seq: 'x' is not of type 'integer'"),
