@@ -88,7 +88,12 @@ class _Checker:
         if accepted is not None:
             return accepted
         # the engine lists no such action, and no rule above names the mistake: the engine's own
-        # legal actions are the authority (the adapter and the rules disagree: a bug to look at)
+        # legal actions are the authority (the adapter and the rules disagree: a bug to look at).
+        # A card it lets be played only with a take asks for one, whatever the options say
+        if kind == "play" and self.a.get("take") is None:
+            takes = [x for x in self.legal.values() if x["type"] == "play" and x.get("card") == self.a.get("card") and x.get("take")]
+            if takes:
+                raise Rejected("take_required", f"the engine lets {self.a.get('card')} be played only naming the table card it takes")
         raise Rejected(_FALLBACK[kind], f"{_show(self.a)} is not among the engine's legal actions")
 
     def _card(self, card_id: Any) -> str:

@@ -432,10 +432,11 @@ class TurnEvents:
             if made and mine:
                 self.out.append(make_event("award", actor, reason=reason, points=int(mine[0][2])))
                 paid = [p for p in paid if p not in mine]
-        # the state says whether the round ended: an engine that played on is reported as it played
-        # (its state then differs from the rules', which the harness judges), not as the options say
-        third = ctx.made_ppeok and o["three_ppeok_win"] != "off" and self.seat_value(self.after, actor, "ppeoks") == 3
-        if third and self.after.get("decision") == "none":
+        # R-THREE-PPEOK as the engine played it: the round's end and its settlement say so, whatever
+        # the options (an engine that played on, or won where it was told not to, is reported as it
+        # played; its state and settlement then differ from the rules', which the harness judges)
+        kind = self.settlement.get("kind") if self.settlement is not None and self.after.get("decision") == "none" else None
+        if ctx.made_ppeok and kind == "three_ppeok":
             self.out.append(make_event("three_ppeok", actor))  # an instant win: the turn's steals are dropped
             self.out.append(round_end(self.settlement))
             return

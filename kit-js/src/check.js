@@ -66,7 +66,14 @@ class Checker {
     const accepted = handler === undefined ? null : handler.call(this);
     if (accepted !== null && accepted !== undefined) return accepted;
     // the engine lists no such action, and no rule above names the mistake: the engine's own legal
-    // actions are the authority (the adapter and the rules disagree: a bug to look at)
+    // actions are the authority (the adapter and the rules disagree: a bug to look at). A card it
+    // lets be played only with a take asks for one, whatever the options say
+    if (this.a.type === "play" && (this.a.take === undefined || this.a.take === null)) {
+      const takes = [...this.legal.values()].filter((x) => x.type === "play" && x.card === this.a.card && x.take);
+      if (takes.length) {
+        throw new Rejected("take_required", `the engine lets ${this.a.card} be played only naming the table card it takes`);
+      }
+    }
     throw new Rejected(FALLBACK[this.a.type], `${describe(this.a)} is not among the engine's legal actions`);
   }
 

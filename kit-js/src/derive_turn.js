@@ -539,10 +539,12 @@ export class TurnEvents {
         paid = paid.filter((p) => !mine.includes(p));
       }
     }
-    // the state says whether the round ended: an engine that played on is reported as it played
-    // (its state then differs from the rules', which the harness judges), not as the options say
-    const third = ctx.madePpeok && o.three_ppeok_win !== "off" && this.seatValue(this.after, actor, "ppeoks") === 3;
-    if (third && this.after.decision === "none") {
+    // R-THREE-PPEOK as the engine played it: the round's end and its settlement say so, whatever the
+    // options (an engine that played on, or won where it was told not to, is reported as it played;
+    // its state and settlement then differ from the rules', which the harness judges)
+    const ended = this.after.decision === "none" && this.settlement !== null && this.settlement !== undefined;
+    if (ctx.madePpeok && ended && this.settlement.kind === "three_ppeok") {
+      // the settlement says it, not the options
       this.out.push(makeEvent("three_ppeok", actor)); // an instant win: the turn's steals are dropped
       this.out.push(roundEnd(this.settlement));
       return;

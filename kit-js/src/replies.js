@@ -96,7 +96,7 @@ export function state({
   }
   if (players !== undefined && players !== null) found.players = list(players);
   // the first-turn awards paid so far, [payer, payee, points]: the award events are derived from them
-  if (awards !== undefined && awards !== null) found.awards = awards.map((a) => [...a]);
+  if (awards !== undefined && awards !== null) found.awards = Array.from(awards, (a) => [...a]);
   return checked(found, "state", "state");
 }
 

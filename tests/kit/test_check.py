@@ -119,3 +119,17 @@ def test_every_rejection_code_is_met_and_agreed() -> None:
     schema_level = {"malformed_action"}  # refused by the request schema (bad_request) before any check
     constructed = {"must_play_bonus", "must_play_replacement"}  # only bonus cards in hand; a forced replacement
     assert set(spec.vocabulary()["rejections"]) - schema_level - constructed - set(codes) == set()
+
+
+def test_a_card_the_engine_lists_only_with_a_take_asks_for_one_whatever_the_options() -> None:
+    """An engine that plays at_play though sent after_flip (gostop-ts) lists the play only with a
+    take: a play without one earns take_required, the engine's rule, not wrong_decision."""
+    options = spec.load_ruleset("matgo-2p").options.as_json() | {"two_match_choice_timing": "after_flip"}
+    state = {"hands": [["m01-junk-1", "m02-junk-1"], ["m03-junk-1"]], "table": ["m01-bright", "m01-ribbon"], "stacks": [], "players": []}
+    listed = [{"type": "play", "player": 0, "card": "m01-junk-1", "take": t} for t in ("m01-bright", "m01-ribbon")]
+    listed.append({"type": "play", "player": 0, "card": "m02-junk-1"})
+    with pytest.raises(kit.Rejected) as refused:
+        kit.check_action(
+            {"type": "play", "player": 0, "card": "m01-junk-1"}, player=0, decision="turn", actions=listed, state=state, options=options
+        )
+    assert refused.value.code == "take_required"
