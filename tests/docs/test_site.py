@@ -4,8 +4,9 @@
   its page or anchor; every internal link and picture of the built site resolves.
 - The generated content does not depend on the hash seed (dict and set ordering).
 - The tutorial tells the truth: its CLI flags exist, its smoke outputs are what the skeleton
-  adapters and the toy adapter print, the toy's run passes every scenario it runs (at least
-  TOY_MIN_CHECKED) and prints the summary it quotes, the scenario ids it names exist.
+  adapters and the toy adapters (Python and JavaScript) print, each toy's run passes every scenario
+  it runs (at least TOY_MIN_CHECKED) and prints the summary it quotes, the scenario ids it names
+  exist.
 - In headless Chromium (/usr/bin/chromium, driven over the DevTools protocol with the standard
   library only; skipped when it is missing) a rules page, the card gallery, a scenario page and the
   filtered catalogue render their card pictures without console errors; the step-through and the
@@ -332,9 +333,12 @@ def test_the_skeleton_adapters_print_what_the_tutorial_shows(command: str) -> No
     assert proc.stdout == _smoke_blocks()[1], proc.stdout + proc.stderr
 
 
-# the tutorial's worked example (docs/adapters/toy_engine.py behind toy_adapter.py, on the kit): run
-# by the very command the tutorial prints, whose `python3` must be one the kit is installed in
+# the tutorial's worked example (docs/adapters/toy_engine.py behind toy_adapter.py, on the kit, and its
+# JavaScript port toy_engine.mjs behind toy_adapter.mjs, on kit-js/): run by the very commands the
+# tutorial prints, whose `python3` must be one the kit is installed in
 TOY = "python3 docs/adapters/toy_adapter.py"
+TOY_JS = "node docs/adapters/toy_adapter.mjs"
+TOYS = [pytest.param(TOY, id="python"), pytest.param(TOY_JS, id="javascript")]
 #: the fewest scenarios the toy's declaration must run (issue 40: the worked example is a real check)
 TOY_MIN_CHECKED = 30
 
@@ -343,26 +347,41 @@ def _suite_python_first() -> dict[str, str]:
     return {**ENV, "PATH": os.pathsep.join([str(Path(sys.executable).parent), ENV.get("PATH", "")])}
 
 
-def test_the_toy_adapter_passes_smoke_as_the_tutorial_shows() -> None:
+def _needs_program(command: str) -> None:
+    program = command.split(maxsplit=1)[0]
+    if program != "python3" and shutil.which(program) is None:  # python3 is the suite's own, put first on PATH
+        pytest.skip(f"{program} is not installed (the JavaScript toy runs on Node.js)")
+
+
+@pytest.mark.parametrize("toy", TOYS)
+def test_the_toy_adapter_passes_smoke_as_the_tutorial_shows(toy: str) -> None:
+    """Both toys print the one smoke output section 3 quotes."""
+    _needs_program(toy)
+    assert f'smoke --engine "{toy}"' in TUTORIAL, "section 3 no longer prints this toy's smoke command"
     cli = str(Path(sys.executable).parent / "gostop-conformance")
     env = _suite_python_first()
-    proc = subprocess.run([cli, "smoke", "--engine", TOY], cwd=REPO, capture_output=True, text=True, timeout=120, env=env, check=False)
+    proc = subprocess.run([cli, "smoke", "--engine", toy], cwd=REPO, capture_output=True, text=True, timeout=120, env=env, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout == _smoke_blocks()[0], proc.stdout
 
 
-def test_the_toy_adapter_passes_every_scenario_it_runs_as_the_tutorial_shows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("toy", TOYS)
+def test_the_toy_adapter_passes_every_scenario_it_runs_as_the_tutorial_shows(toy: str, tmp_path: Path) -> None:
     """`run` exits 0 (every scenario the toy's declaration runs passes, and at least TOY_MIN_CHECKED
-    run) and prints the summary section 5 quotes; after a change to the corpus, paste the new one."""
+    run) and prints the summary section 5 quotes, the Python toy's, which the JavaScript toy's is
+    but for the command it names; after a change to the corpus, paste the new one."""
+    _needs_program(toy)
     section = TUTORIAL.split("## 5.", 1)[1].split("## 6.", 1)[0]
+    assert f'run --engine "{toy}" -q' in section, "section 5 no longer prints this toy's run command"
     block = re.search(r"```text\n(reports: .*?)```", section, re.S)
     assert block, "the toy's run summary is missing from section 5"
+    expected = block.group(1).replace(f"scenarios against {TOY}:", f"scenarios against {toy}:")
     cli = str(Path(sys.executable).parent / "gostop-conformance")
     reports = tmp_path / "reports"
-    args = [cli, "run", "--engine", TOY, "-q", "--report-dir", str(reports), "--min-checked", str(TOY_MIN_CHECKED)]
+    args = [cli, "run", "--engine", toy, "-q", "--report-dir", str(reports), "--min-checked", str(TOY_MIN_CHECKED)]
     proc = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=300, env=_suite_python_first(), check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-4000:]
-    assert proc.stdout.replace(f"{reports}{os.sep}", "reports/") == block.group(1), proc.stdout
+    assert proc.stdout.replace(f"{reports}{os.sep}", "reports/") == expected, proc.stdout
 
 
 def test_the_scenario_ids_the_tutorial_names_exist() -> None:

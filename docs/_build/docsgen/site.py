@@ -108,7 +108,7 @@ def nav(m: Model) -> list[Any]:
 
 
 MARKER = re.compile(r"^([ \t]*)<!--\s*gostop:(\w+)\s*([^>]*?)\s*-->[ \t]*$", re.MULTILINE)
-LANGUAGES = {".py": "python", ".js": "javascript", ".yaml": "yaml", ".sh": "sh"}
+LANGUAGES = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".yaml": "yaml", ".sh": "sh"}
 
 
 def expand_markers(markdown: str, src: str, m: Model, docs_dir: Path) -> str:
