@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from gostop_conformance import kit, spec
+from gostop_conformance.kit._server import _forced_after
 from gostop_conformance.reference import Action, JsonEngine
 
 Json = dict[str, Any]
@@ -80,15 +81,7 @@ def _play(ruleset_id: str, seed: int) -> Iterator[tuple[str, Json, str | None, s
         chosen = rng.choice(legal["actions"])
         reply = engine.act(chosen)
         after = reply["state"]
-        forced = None
-        if (
-            chosen["type"] == "bonus"
-            and options["bonus_replacement_use"] == "must_play_replacement"
-            and after["to_act"] == chosen["player"]
-            and after["decision"] == "turn"
-        ):
-            drawn = [c for c in after["hands"][chosen["player"]] if c not in state["hands"][chosen["player"]]]
-            forced = drawn[0] if drawn else None
+        forced = _forced_after(chosen, state, after, options)  # the bonus replacement the server tracks
         state, step = after, step + 1
 
 

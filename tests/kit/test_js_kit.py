@@ -36,6 +36,7 @@ from typing import Any, Final
 import pytest
 
 from gostop_conformance import kit, spec
+from gostop_conformance.kit._server import _forced_after
 from gostop_conformance.reference import Action, JsonEngine, SplitMix64, seeded_deal
 from tests.kit.test_check import _candidates
 from tests.kit.test_derive import CONFIGS, STATELESS
@@ -246,15 +247,7 @@ def _check_records(seeds: range = CHECK_SEEDS) -> Iterator[Json]:
                     break
                 chosen = rng.choice(legal["actions"])
                 after = engine.act(chosen)["state"]
-                forced = None
-                if (
-                    chosen["type"] == "bonus"
-                    and options["bonus_replacement_use"] == "must_play_replacement"
-                    and after["to_act"] == chosen["player"]
-                    and after["decision"] == "turn"
-                ):
-                    drawn = [c for c in after["hands"][chosen["player"]] if c not in state["hands"][chosen["player"]]]
-                    forced = drawn[0] if drawn else None
+                forced = _forced_after(chosen, state, after, options)  # the bonus replacement the server tracks
                 state, step = after, step + 1
 
 
