@@ -210,11 +210,136 @@ function discriminatorMissed(value, schema) {
   return key !== null && value[key] !== undefined && problem(value[key], schema.properties[key], []) !== null;
 }
 
+// Every reply of a round is checked, and an interpreted walk of the schema (a fragment merged per
+// $ref, a path array per step) was most of a kit adapter's time, gostop-ts's included (issue 42).
+// So each definition is compiled once into a yes/no check that allocates nothing, and the walk
+// above runs only on a value that fails, to say why: `valid(v, d)` is exactly `problem(v, d) === null`
+// (kit-js/test/shape.test.js holds them equal over replies and their mutations).
+const COMPILED_REFS = new Map();
+const COMPILED_FRAGMENTS = new WeakMap();
+const ALWAYS = () => true;
+const NEVER = () => false;
+
+function allOf(checks) {
+  if (checks.length === 0) return ALWAYS;
+  if (checks.length === 1) return checks[0];
+  return (value) => {
+    for (const check of checks) if (!check(value)) return false;
+    return true;
+  };
+}
+
+function compileRef(name) {
+  const found = COMPILED_REFS.get(name);
+  if (found !== undefined) return found;
+  let real = null;
+  COMPILED_REFS.set(name, (value) => real(value)); // a definition that refers to itself, while it is compiled
+  real = compile(DEFS[name]);
+  COMPILED_REFS.set(name, real);
+  return real;
+}
+
+function compile(schema) {
+  if (typeof schema === "string") return compileRef(schema);
+  if (schema === true || schema === undefined) return ALWAYS;
+  if (schema === false) return NEVER;
+  const found = COMPILED_FRAGMENTS.get(schema);
+  if (found !== undefined) return found;
+  let real = null;
+  COMPILED_FRAGMENTS.set(schema, (value) => real(value));
+  real = allOf(compileKeywords(schema));
+  COMPILED_FRAGMENTS.set(schema, real);
+  return real;
+}
+
+function compileKeywords(schema) {
+  const checks = [];
+  if (schema.$ref !== undefined) checks.push(compileRef(schema.$ref));
+  if (schema.oneOf !== undefined) {
+    const branches = schema.oneOf.map(compile);
+    checks.push((value) => {
+      let fits = 0;
+      for (const branch of branches) if (branch(value) && ++fits > 1) return false;
+      return fits === 1;
+    });
+  }
+  if (schema.type !== undefined) {
+    const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).map((t) => TYPES[t]);
+    checks.push(types.length === 1 ? types[0] : (value) => types.some((t) => t(value)));
+  }
+  if ("const" in schema) {
+    const expected = schema.const;
+    checks.push((value) => same(value, expected));
+  }
+  if (schema.enum !== undefined) {
+    const allowed = schema.enum;
+    checks.push((value) => allowed.some((v) => same(value, v)));
+  }
+  const { minimum, maximum } = schema;
+  if (minimum !== undefined || maximum !== undefined) {
+    checks.push((value) => {
+      if (typeof value !== "number" && typeof value !== "bigint") return true;
+      return !(minimum !== undefined && value < minimum) && !(maximum !== undefined && value > maximum);
+    });
+  }
+  if (schema.pattern !== undefined) {
+    const regex = pattern(schema.pattern);
+    checks.push((value) => typeof value !== "string" || regex.test(value));
+  }
+  const array = compileArray(schema);
+  if (array !== null) checks.push(array);
+  const object = compileObject(schema);
+  if (object !== null) checks.push(object);
+  return checks;
+}
+
+function compileArray(schema) {
+  const { minItems, maxItems } = schema;
+  if (minItems === undefined && maxItems === undefined && schema.items === undefined) return null;
+  const item = schema.items === undefined ? null : compile(schema.items);
+  return (value) => {
+    if (!Array.isArray(value)) return true;
+    if ((minItems !== undefined && value.length < minItems) || (maxItems !== undefined && value.length > maxItems)) return false;
+    if (item !== null) for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
+    return true;
+  };
+}
+
+function compileObject(schema) {
+  const required = schema.required ?? [];
+  const { minProperties, additionalProperties } = schema;
+  const names = schema.propertyNames === undefined ? null : compile(schema.propertyNames);
+  const properties = new Map(Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, compile(sub)]));
+  const extra = additionalProperties === undefined || additionalProperties === false ? null : compile(additionalProperties);
+  const closed = additionalProperties === false;
+  if (!required.length && minProperties === undefined && names === null && !properties.size && extra === null && !closed) return null;
+  return (value) => {
+    if (!isObject(value)) return true;
+    for (const name of required) if (value[name] === undefined) return false;
+    let count = 0;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (item === undefined) continue; // JSON.stringify drops it
+      count++;
+      if (names !== null && !names(key)) return false;
+      const check = properties.get(key) ?? (closed ? NEVER : extra);
+      if (check !== null && !check(item)) return false;
+    }
+    return minProperties === undefined || count >= minProperties;
+  };
+}
+
+/** Whether `value` conforms to the definition (a name of spec/protocol's $defs, or a fragment of one). */
+export function valid(value, definition) {
+  return compile(definition)(value);
+}
+
 /**
  * Why `value` breaks the definition (a name of spec/protocol's $defs, or a fragment of one called
  * `name`), located: `where.path: message (spec/protocol: name)`; null when it conforms.
  */
 export function explain(value, definition, where, name = definition) {
+  if (valid(value, definition)) return null;
   const found = problem(value, definition, [where]);
   return found === null ? null : `${formatPath(found.path)}: ${found.message} (spec/protocol: ${name})`;
 }
