@@ -212,7 +212,20 @@ class Pipeline:
 
     def _fill(self) -> None:
         """Send planned requests, round after round, while the window has room (`window`
-        requests, FLIGHT_BYTES); nothing past a round the caller has left."""
+        requests, FLIGHT_BYTES); nothing past a round the caller has left. The window is topped up
+        once it is half empty, not after each reply, so that the requests go out in batches (one
+        write, one wake-up of the engine, for many) while the engine still has half a window of
+        work in hand."""
+        if len(self._flight) > self.window // 2:
+            return
+        try:
+            self._top_up()
+            self.transport.flush()
+        except EngineError:  # the replies in flight are still good: the next call meets the failure
+            for q in self._plans:
+                q.left = True
+
+    def _top_up(self) -> None:
         flight = self._flight
         for p in self._plans:
             if p.left:
@@ -224,10 +237,6 @@ class Pipeline:
                 try:
                     self._push(cmd, payload, p.serial, room=FLIGHT_BYTES - self._flight_bytes)
                 except NoRoom:
-                    return
-                except EngineError:  # the replies in flight are still good: the next call meets the failure
-                    for q in self._plans:
-                        q.left = True
                     return
                 p.sent += 1
                 self.sent_ahead += 1

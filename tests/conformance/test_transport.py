@@ -23,6 +23,7 @@ def test_a_write_to_an_engine_that_never_reads_times_out() -> None:
         with pytest.raises(EngineError) as caught:
             for _ in range(64):  # far more than a pipe holds (64 KiB on Linux, 1 MiB at most)
                 transport.send("new_game", {"pad": "x" * (256 << 10)})
+                transport.flush()  # sent requests are written in batches, here one by one
         assert caught.value.kind == "timeout"
         assert "did not read its input" in caught.value.message
         assert time.monotonic() - start < 5.0
@@ -39,6 +40,7 @@ def test_a_write_to_an_engine_that_exited_is_a_crash() -> None:
         with pytest.raises(EngineError) as caught:
             for _ in range(64):
                 transport.send("new_game", {"pad": "x" * (64 << 10)})
+                transport.flush()
         assert caught.value.kind == "crash"
     finally:
         transport.close()
