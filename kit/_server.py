@@ -148,9 +148,19 @@ class Session:
         if not self.events:
             events = ()
         elif events is None:
-            scores = self.engine.score()
+            # the derivation reads the score reply only for a base (stop, go_stop_offered) and the
+            # round_end's settlement: asked then alone, since scoring is often an engine's dearest
+            # question (go-stop-python's adapter scores on a copy of the game)
+            scores = self.engine.score() if after["decision"] in ("none", "go_stop") else None
             legal_after = self.engine.legal().actions if after["decision"] != "none" else ()
-            events = self.deriver.act(before, after, action, scores=scores.scores, settlement=scores.settlement, legal=legal_after)
+            events = self.deriver.act(
+                before,
+                after,
+                action,
+                scores=None if scores is None else scores.scores,
+                settlement=None if scores is None else scores.settlement,
+                legal=legal_after,
+            )
         else:  # the engine's own events: kept as the round's earlier acts all the same
             self.deriver.acts.append({"action": dict(action), "events": [dict(e) for e in events]})
         return {"events": [dict(e) for e in events], "state": after}

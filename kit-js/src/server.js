@@ -132,9 +132,15 @@ export class Session {
     if (!this.events) {
       events = [];
     } else if (events === null || events === undefined) {
-      const scores = await this.engine.score();
+      // the derivation reads the score reply only for a base (stop, go_stop_offered) and the
+      // round_end's settlement: asked then alone, since scoring is often an engine's dearest question
+      const scores = after.decision === "none" || after.decision === "go_stop" ? await this.engine.score() : null;
       const legalAfter = after.decision !== "none" ? ((await this.engine.legal()).actions ?? []) : [];
-      events = this.deriver.act(before, after, action, { scores: scores.scores, settlement: scores.settlement ?? null, legal: legalAfter });
+      events = this.deriver.act(before, after, action, {
+        scores: scores === null ? null : scores.scores,
+        settlement: scores === null ? null : (scores.settlement ?? null),
+        legal: legalAfter,
+      });
     } else {
       // the engine's own events: kept as the round's earlier acts all the same
       this.deriver.acts.push({ action: { ...action }, events: [...events] });

@@ -288,13 +288,20 @@ class Adapter:
             raise RuntimeError(f"the engine refused {action}, which it listed as legal")
 
     def breakdown(self, g: Any, seat: int) -> Json:
-        """A seat's score by category: the engine's score factors without multiples, on a copy."""
-        c = copy.deepcopy(g)
-        c.state.score_factors = [[], []]
-        c.calculate_scores(without_multiples=True)
-        factors = {f.kind: f for f in c.state.score_factors[seat]}
+        """A seat's score by category: the engine's score factors without multiples. Scoring writes
+        only `state.score_factors` and `state.scores` (go_stop/models/game.py, calculate_scores), so
+        those two are put back afterwards: a deep copy of the game cost most of the adapter's time."""
+        state = g.state
+        kept = state.score_factors, state.scores
+        try:
+            state.score_factors = [[], []]
+            g.calculate_scores(without_multiples=True)
+            mine = state.score_factors[seat]
+        finally:
+            state.score_factors, state.scores = kept
+        factors = {f.kind: f for f in mine}
         base = 0
-        for f in c.state.score_factors[seat]:
+        for f in mine:
             base = base if f.kind == "go" else f.score(base)
         pile, moved = g.board.capture_fields[seat], self._moved(g, seat)
         dans = [name for name, k in (("hong", "red ribbons"), ("cheong", "blue ribbons"), ("cho", "plant ribbons")) if k in factors]
