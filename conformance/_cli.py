@@ -511,7 +511,7 @@ def _write_reports(report: RunReport, out: Path, root: Path, timing: bool) -> st
         write_jsonl(report, out / "report.jsonl", timing=timing)
         write_junit(report, out / "junit.xml", timing=timing)
         write_markdown(report, out / "summary.md")
-        repro = write_reproducers(report, out / "repro", root)
+        repro = write_reproducers(report, out / "repro")
     except OSError as exc:
         written = [name for name in REPORT_FILES if (out / name).exists()]
         kept = f" (written whole: {', '.join(written)})" if written else ""

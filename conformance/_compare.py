@@ -194,6 +194,32 @@ def pile_difference(expected: Any, actual: Any, rules: Options) -> str | None:
     return "; ".join(parts)
 
 
+def differing_cards(m: Mismatch, rules: Options | None, exact: bool = False) -> tuple[list[str], list[str]] | None:
+    """The cards a card-list mismatch found missing from the engine's list and extra in it, counted
+    as check_seen compared them (a captured pile by pile_class, any other list by card_class, each
+    card as itself when `exact`); of equivalent cards, those the other list does not hold by id
+    are named first. None when the values are not both card lists."""
+    if not (_is_cards(m.expected) and _is_cards(m.actual)):
+        return None
+    if exact:
+        key: Callable[[Any], Any] = lambda c: c  # noqa: E731 (one line, typed as the others)
+    elif m.path.startswith(PILE_PATH) and rules is not None:
+        key = lambda c: pile_class(c, rules)  # noqa: E731
+    else:
+        key = card_class
+    want, got = Counter(key(c) for c in m.expected), Counter(key(c) for c in m.actual)
+
+    def named(short: Counter[Any], cards: Sequence[str], other: Sequence[str]) -> list[str]:
+        held = Counter(other)
+        out: list[str] = []
+        for cls, n in short.items():
+            of_class = sorted((c for c in cards if key(c) == cls), key=lambda c: (held[c] > 0, _index(c)))
+            out += of_class[:n]
+        return sorted(out, key=_index)
+
+    return named(want - got, m.expected, m.actual), named(got - want, m.actual, m.expected)
+
+
 def cards_equal(expected: Sequence[str], actual: Any, exact: bool = False, key: Callable[[Any], Any] | None = None) -> bool:
     """The same cards as a multiset (presentation order is never normative), equivalent cards
     counting as the same unless `exact` (or as `key` says they are the same)."""

@@ -16,6 +16,7 @@ import yaml
 
 from gostop_conformance.harness._harness import Record, RunReport
 from gostop_conformance.harness._outputs import written_whole
+from gostop_conformance.harness._replay import replay_html
 from gostop_conformance.harness._runner import PASS, UNSUPPORTED
 from gostop_conformance.harness._safetext import engine_text, terminal_safe, xml_safe
 from gostop_conformance.spec import MAX_JSON_DEPTH, clauses, json_deeper_than, option_registry
@@ -279,9 +280,10 @@ def _aborted_markdown(report: RunReport) -> list[str]:
     return [f"**Not green: {_cell(report.aborted)}.** Nothing was run.", "", *stderr]
 
 
-def write_reproducers(report: RunReport, folder: Path, scenarios_root: Path) -> list[Path]:
+def write_reproducers(report: RunReport, folder: Path) -> list[Path]:
     """For every non-pass: the scenario, the message transcript both ways (JSON Lines), the
-    engine's stderr and a replay script that works from any directory."""
+    engine's stderr, the play drawn step by step (replay.html) and a replay script that works from
+    any copy of the folder."""
     written: list[Path] = []
     for record in [] if report.aborted else report.records:  # a failed handshake: nothing to replay scenario by scenario
         if record.outcome in (PASS, UNSUPPORTED, "XFAIL", "NOT_RUN"):
@@ -295,8 +297,11 @@ def write_reproducers(report: RunReport, folder: Path, scenarios_root: Path) -> 
                 t.write(_dumps(line) + "\n")
         (out / "stderr.txt").write_text(record.stderr, encoding="utf-8")
         (out / "result.txt").write_text(console_line(record) + "\n", encoding="utf-8")
+        mismatches = record.result.mismatches if record.result is not None else ()
+        page = replay_html(sc, transcript_lines(record), mismatches, console_line(record), report.engine_label)
+        (out / "replay.html").write_text(page, encoding="utf-8")
         replay = out / "replay.sh"
-        replay.write_text(_replay_script(report, scenarios_root, sc.id), encoding="utf-8")
+        replay.write_text(_replay_script(report, sc.id), encoding="utf-8")
         replay.chmod(0o755)
         written.append(out)
     return written
@@ -319,27 +324,35 @@ def transcript_lines(record: Record) -> list[Json]:
     return out
 
 
-def _replay_script(report: RunReport, scenarios_root: Path, scenario_id: str) -> str:
-    """One scenario again, from any directory: the run's own interpreter, its working directory
-    (the engine command may be relative to it) and the absolute corpus path."""
-    argv = [
-        sys.executable,
-        "-m",
-        "gostop_conformance.harness",
-        "run",
-        "--scenarios",
-        str(scenarios_root.resolve()),
-        "--id",
-        scenario_id,
-        "--no-reports",
-    ]
-    if report.engine_command:
-        argv[4:4] = ["--engine", shlex.join(report.engine_command)]
+def _replay_script(report: RunReport, scenario_id: str) -> str:
+    """The scenario of the folder again, from any copy of the folder: the scenario.yaml beside the
+    script (an edited one is what runs), the run's engine command (GOSTOP_ENGINE replaces it) run
+    from the run's working directory when that exists (a relative command means what it meant in
+    the run), by the run's interpreter when it exists (a downloaded CI artifact has none), else by
+    gostop-conformance on PATH."""
+    engine = shlex.join(report.engine_command) if report.engine_command else ""
+    how = (
+        "# Another engine command: GOSTOP_ENGINE='node my_engine.js' ./replay.sh (as for gostop-conformance run).\n"
+        if engine
+        else "# The run used the reference engine in process; GOSTOP_ENGINE='node my_engine.js' ./replay.sh runs another.\n"
+    )
     return (
         "#!/bin/sh\n"
-        f"# Runs scenario {scenario_id} again against the engine of the run that wrote this folder.\n"
-        f"cd {shlex.quote(os.getcwd())} || exit 2\n"
-        f"exec {shlex.join(argv)}\n"
+        f"# Runs scenario {scenario_id} again from the scenario.yaml beside this script (edit it to try a change),\n"
+        "# against the engine of the run that wrote this folder; works from any copy of the folder.\n"
+        + how
+        + "# Another harness: GOSTOP_CONFORMANCE='gostop-conformance' ./replay.sh (default: the run's, else the one on PATH).\n"
+        'here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd) || exit 2\n'
+        f"engine=${{GOSTOP_ENGINE:-{shlex.quote(engine)}}}\n"
+        f"python={shlex.quote(sys.executable)}\n"
+        f"workdir={shlex.quote(os.getcwd())}\n"
+        'if [ -d "$workdir" ]; then cd "$workdir" || exit 2; fi\n'
+        'set -- run --scenarios "$here" --no-reports\n'
+        'if [ -n "$engine" ]; then set -- "$@" --engine "$engine"; fi\n'
+        "# the harness command is words (GOSTOP_CONFORMANCE='python3 -m gostop_conformance.harness')\n"
+        'if [ -n "${GOSTOP_CONFORMANCE-}" ]; then exec $GOSTOP_CONFORMANCE "$@"; fi\n'
+        'if [ -x "$python" ]; then exec "$python" -m gostop_conformance.harness "$@"; fi\n'
+        'exec gostop-conformance "$@"\n'
     )
 
 

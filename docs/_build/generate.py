@@ -1,7 +1,8 @@
 """Writes the generated files that are committed under docs/ so that the repository can be read
 without building the site: the recorded protocol sessions of docs/protocol-examples/ and the portable
 rendering of the pages the tutorial and README link to (protocol.md, cards.md, rules/,
-scenarios/index.md).
+scenarios/index.md); and, outside docs/, the site's stepper and card pictures as the package
+carries them for the harness's replay.html (conformance/_stepper_assets.json).
 
     python docs/_build/generate.py           # (re)write them (make docs-generated)
     python docs/_build/generate.py --check   # list the stale ones and exit 1 (tests/docs/test_repository_docs.py)
@@ -40,12 +41,22 @@ def stale_files(files: dict[str, str]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    files = site.repository_files(Model())
+    m = Model()
+    files = site.repository_files(m)
     stale = stale_files(files)
+    package = site.package_files(m, DOCS)
+    stale_package = [
+        path for path, content in package.items() if not (REPO / path).is_file() or (REPO / path).read_text(encoding="utf-8") != content
+    ]
     if "--check" in argv:
         for src in stale:
             print(f"docs/{src} is stale: run make docs-generated (python docs/_build/generate.py)")
-        return 1 if stale else 0
+        for path in stale_package:
+            print(f"{path} is stale: run make docs-generated (python docs/_build/generate.py)")
+        return 1 if stale or stale_package else 0
+    for path in stale_package:
+        (REPO / path).write_text(package[path], encoding="utf-8")
+        print(f"wrote {path}")
     for src in stale:
         path = DOCS / src
         if src in files:

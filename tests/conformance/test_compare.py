@@ -6,7 +6,17 @@ from dataclasses import replace
 from typing import Any
 
 from gostop_conformance.harness import ReferenceEngine, load_corpus, run_scenario
-from gostop_conformance.harness._compare import card_class, cards_equal, check_events, check_legal, check_score_reply, check_seen
+from gostop_conformance.harness._compare import (
+    Mismatch,
+    card_class,
+    cards_equal,
+    check_events,
+    check_legal,
+    check_score_reply,
+    check_seen,
+    differing_cards,
+)
+from gostop_conformance.spec import load_ruleset
 
 
 def test_equivalent_cards_are_one_card_unless_exact() -> None:
@@ -180,3 +190,22 @@ def test_a_legal_actions_mismatch_lists_the_missing_and_extra_actions() -> None:
     [m] = check_legal({"exact": expected}, legal, "w")
     assert m.note == "as a set of actions: missing: play P0 card=m10-junk-1; extra: play P0 card=m04-ribbon"
     assert check_legal({"contains": expected[:1]}, legal, "w")[0].note == "not offered: play P0 card=m10-junk-1"
+
+
+def test_the_cards_a_mismatch_found_missing_and_extra_are_named_as_they_were_compared() -> None:
+    """What replay.html outlines: a pile by units (a stolen single junk of any month), another list
+    by equivalence class, each card as itself under exact; of equivalent cards, the one the other
+    list lacks by id is named."""
+    rules = load_ruleset("matgo-2p").options
+    steal = Mismatch("step 1", "captured[0]", ["m09-junk-1", "m09-junk-2", "m04-junk-1"], ["m09-junk-2", "m09-junk-1"])
+    assert differing_cards(steal, rules) == (["m04-junk-1"], [])
+    given = Mismatch("step 1", "captured[1]", ["m04-ribbon"], ["m04-junk-1", "m04-ribbon"])
+    assert differing_cards(given, rules) == ([], ["m04-junk-1"])
+    # two single junk expected, one of another month reported: one is missing, by units, not both by id
+    short = Mismatch("step 1", "captured[0]", ["m05-junk-1", "m04-junk-1"], ["m06-junk-1"])
+    assert differing_cards(short, rules) == (["m04-junk-1"], [])
+    assert differing_cards(short, rules, exact=True) == (["m04-junk-1", "m05-junk-1"], ["m06-junk-1"])
+    # the table compares equivalent cards as one: the other junk of May is the same card there
+    table = Mismatch("after the deal", "table", ["m05-junk-1", "m01-bright"], ["m05-junk-2"])
+    assert differing_cards(table, rules) == (["m01-bright"], [])
+    assert differing_cards(Mismatch("step 1", "stock_count", 3, 4), rules) is None

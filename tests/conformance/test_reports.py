@@ -37,12 +37,19 @@ def test_failure_writes_a_reproducer(root: Path, tmp_path: Path) -> None:
     out = tmp_path / "r"
     assert cli("--scenarios", str(root), "--engine", engine, "--report-dir", str(out)) == 1
     repro = out / "repro" / "harness-jjok"
-    assert sorted(p.name for p in repro.iterdir()) == ["replay.sh", "result.txt", "scenario.yaml", "stderr.txt", "transcript.jsonl"]
+    assert sorted(p.name for p in repro.iterdir()) == [
+        "replay.html",
+        "replay.sh",
+        "result.txt",
+        "scenario.yaml",
+        "stderr.txt",
+        "transcript.jsonl",
+    ]
     lines = [json.loads(line) for line in (repro / "transcript.jsonl").read_text().splitlines()]  # JSON Lines
     assert lines[0]["to"] == "engine" and lines[0]["message"]["cmd"] == "new_game"
     assert lines[1]["to"] == "harness" and "state" in lines[1]["message"]
     assert all(set(line) == {"to", "message"} for line in lines)
-    assert "--id harness-jjok" in (repro / "replay.sh").read_text()
+    assert '--scenarios "$here"' in (repro / "replay.sh").read_text()  # the scenario.yaml beside it
     junit = (out / "junit.xml").read_text()
     assert 'failures="1"' in junit and "<failure" in junit
     summary = (out / "summary.md").read_text()
