@@ -150,8 +150,8 @@ class Pipeline:
             self._serials += 1
             plans.appendleft(_Plan(requests, self._serials))
         else:
-            for _ in range(found):  # expected rounds that did not run
-                self._drain(plans.popleft().serial)
+            for _ in range(found):  # expected rounds that did not run: in no transcript
+                self._drain(plans.popleft().serial, own=False)
             if plans[0].sent:
                 self.rounds_sent_ahead += 1
         self._active = True
@@ -162,15 +162,20 @@ class Pipeline:
             self._active = False
             self._drain(self._plans.popleft().serial)
 
-    def _drain(self, serial: int) -> None:
-        """Read and drop the replies in flight of round plan `serial` and of no plan (0: all)."""
+    def _drain(self, serial: int, own: bool = True) -> None:
+        """Read and drop the replies in flight of round plan `serial` and of no plan (0: all);
+        those of the plan go into the transcript when it is the caller's `own` round."""
         flight = self._flight
         while flight and (serial == 0 or flight[0].plan in (serial, 0)):
-            self._discard()
+            self._discard(serial if own else -1)
 
-    def _discard(self) -> None:
+    def _discard(self, owner: int) -> None:
+        """Read and drop the oldest reply in flight; into the transcript only when it is of round
+        plan `owner` or of none: a round read and dropped before it began (the caller started
+        another) is sent again when it does begin, and its exchanges belong to its own scenario's
+        transcript, never to the one running."""
         sent = self._pop()
-        self.transport.receive(sent.cmd, sent.seq, sent.text, None)
+        self.transport.receive(sent.cmd, sent.seq, sent.text, None, record=sent.plan in (0, owner))
 
     def _pop(self) -> _Sent:
         sent = self._flight.popleft()
@@ -208,7 +213,7 @@ class Pipeline:
             what = changing[0] if changing else "the next round"
             raise RuntimeError(f"harness bug: {what} was sent ahead of the reply being checked, and {cmd} came instead")
         for _ in range(upto):
-            self._discard()
+            self._discard(serial)
 
     def _fill(self) -> None:
         """Send planned requests, round after round, while the window has room (`window`

@@ -192,15 +192,18 @@ class Transport:
             with contextlib.suppress(OSError, ValueError):
                 select.select([], [fd], [], remaining)
 
-    def receive(self, cmd: str, seq: int, text: str, timeout: float | None) -> Json:
+    def receive(self, cmd: str, seq: int, text: str, timeout: float | None, record: bool = True) -> Json:
         """Read, decode and check the reply to request `seq` (`text`, the oldest unanswered).
         The transcript takes the request and its reply together, when the reply is read: each
-        scenario's transcript holds its own exchanges, whatever went out ahead."""
+        scenario's transcript holds its own exchanges, whatever went out ahead. Without `record`,
+        neither goes in (a reply read and dropped for a round that has not begun: the requests are
+        sent again when it does, and belong to its transcript then)."""
         self.flush()
         limit = self.message_timeout if timeout is None else timeout
         if len(self.transcript) >= TRANSCRIPT_LIMIT:  # nobody takes it (fuzz, perft): keep the recent part
             del self.transcript[: TRANSCRIPT_LIMIT // 2]
-        self.transcript.append((">", text))
+        transcript = self.transcript if record else []
+        transcript.append((">", text))
         assert self.reader is not None
         item = self.reader.read(limit)
         if item is None:
@@ -210,15 +213,15 @@ class Transport:
                 raise EngineError("crash", f"the engine closed its output while answering {cmd} (it still runs)")
             raise EngineError("crash", f"the engine exited while answering {cmd} (exit code {self.exit_code()})")
         if item is OVERSIZE:
-            self.transcript.append(("<", f"[a line longer than {self.max_line} bytes]"))
+            transcript.append(("<", f"[a line longer than {self.max_line} bytes]"))
             raise EngineError("protocol", f"the reply to {cmd} is a line longer than {self.max_line} bytes")
         assert isinstance(item, bytes)
         try:
             line = item.decode("utf-8")
         except UnicodeDecodeError as exc:
-            self.transcript.append(("<", item[:200].decode("utf-8", "replace")))
+            transcript.append(("<", item[:200].decode("utf-8", "replace")))
             raise EngineError("protocol", f"the reply to {cmd} is not UTF-8 (byte {exc.start})") from None
-        self.transcript.append(("<", _clipped(line)))
+        transcript.append(("<", _clipped(line)))
         if json_deeper_than(item) is not None:  # Python recurses over what it is given
             raise EngineError("protocol", f"the reply to {cmd} nests deeper than {MAX_JSON_DEPTH} levels")
         try:

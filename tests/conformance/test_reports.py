@@ -437,3 +437,23 @@ def test_a_saved_report_with_an_unknown_outcome_is_a_usage_error_naming_it(
     assert main(["summary", str(report), "--scenarios", str(root)]) == 2
     err = capsys.readouterr().err
     assert f"{report}:2: scenario record, outcome: 'PASSED' is not one of ['PASS', 'FAIL'" in err
+
+
+def test_a_reproducers_transcript_holds_only_its_own_scenarios_exchanges(tmp_path: Path) -> None:
+    """Rounds of the next scenario sent ahead, then read and dropped when a failing multi-round
+    scenario left the plan, once opened another scenario's transcript (15 of 1,015 reproducers
+    against this mutant): each transcript's first deal must be one its own scenario sends."""
+    from gostop_conformance.harness import load_corpus
+    from gostop_conformance.harness._steps import scenario_plan
+
+    engine = f"{sys.executable} -m gostop_conformance.mutants first-player-non-dealer"
+    out = tmp_path / "r"
+    assert cli("--area", "match", "--engine", engine, "--report-dir", str(out)) == 1
+    corpus = {sc.id: sc for sc in load_corpus()}
+    folders = sorted((out / "repro").iterdir())
+    assert len(folders) >= 5
+    for folder in folders:
+        sent = [json.loads(line)["message"] for line in (folder / "transcript.jsonl").read_text().splitlines()]
+        deals = [m["deal"] for m in sent if m.get("cmd") == "new_game"]
+        own = [plan[0][1]["deal"] for plan in scenario_plan(corpus[folder.name]) if plan and plan[0][0] == "new_game"]
+        assert deals and deals[0] in own, folder.name
