@@ -382,13 +382,18 @@ def check_legal(spec: Json, legal: Json, where: str, exact: bool = False) -> lis
     return out
 
 
+#: the keys of an expectation checked against the reply to a query of their own, by query; every
+#: other key is checked against the state and events of the last new_game or act reply
+REPLY_KEYS: Final[dict[str, tuple[str, ...]]] = {"legal": ("decision", "legal"), "score": ("scores", "settlement")}
+
+
 def queries(spec: Json | None) -> list[str]:
     """The replies an expectation needs besides the one to the request before it, in the order
     they are asked for: the legal actions (for `decision`, `legal`), the scores (for `scores`,
     `settlement`). A round's steps are compiled from it (conformance._steps)."""
     if not spec:
         return []
-    return (["legal"] if "decision" in spec or "legal" in spec else []) + (["score"] if "scores" in spec or "settlement" in spec else [])
+    return [query for query, keys in REPLY_KEYS.items() if any(k in spec for k in keys)]
 
 
 def check_seen(
