@@ -53,7 +53,7 @@ corpus-lint: $(STAMP)
 	tail -1 reports/coverage.txt
 
 ## the real folders, not their links under src/ (which would lint every file twice)
-LINTED := src/gostop_conformance/__init__.py spec kit kit-js/generate.py reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers
+LINTED := src/gostop_conformance/__init__.py spec kit kit-js/generate.py reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers tools
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
