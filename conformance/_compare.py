@@ -28,7 +28,7 @@ CARD_LIST_KEYS = frozenset({"cards", "bonus", "table", "hands", "captured", "dua
 #: lists whose order means nothing (docs/scenario-format.md): compared as multisets
 MULTISET_KEYS: Final = frozenset({"dans", "baks", "shaken_months", "bombs"})
 #: fields that hold one card id (in events and actions)
-_CARD_KEYS: Final = frozenset({"card", "take", "replacement"})
+CARD_KEYS: Final = frozenset({"card", "take", "replacement"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +237,7 @@ def partial(expected: Any, actual: Any, path: str, key: str = "", exact: bool = 
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             out += partial(e, a, f"{path}[{i}]", key, exact)
         return out
-    if not exact and key in _CARD_KEYS and isinstance(expected, str) and card_class(expected) == card_class(actual):
+    if not exact and key in CARD_KEYS and isinstance(expected, str) and card_class(expected) == card_class(actual):
         return []
     return [] if (expected == actual and type(expected) is type(actual)) or _num_eq(expected, actual) else [(path, expected, actual)]
 

@@ -9,6 +9,7 @@ import ast
 import copy
 import json
 import os
+import runpy
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from gostop_conformance.harness import (
     run_scenario,
     run_suite,
 )
+from gostop_conformance.harness._compare import CARD_KEYS, CARD_LIST_KEYS, MULTISET_KEYS
 from gostop_conformance.harness._steps import scenario_plan
 from gostop_conformance.mutants import applied
 from gostop_conformance.reference import PROTOCOL_VERSION, engine_version
@@ -154,6 +156,16 @@ def test_a_bad_output_is_one_line_of_error(tmp_path: Path) -> None:
     assert done.returncode == 2 and b"invalid choice: 'yaml'" in done.stderr and b"Traceback" not in done.stderr
     done = _cli("export", "--scenarios", str(tmp_path / "nowhere"), "--out", str(tmp_path / "x.json"))
     assert done.returncode == 2 and b"expected a directory of scenario files" in done.stderr and not (tmp_path / "x.json").exists()
+
+
+def test_the_page_and_the_checker_name_every_key_the_harness_compares_specially() -> None:
+    """docs/export.md states the matching rules, and the checker applies them, for the very keys
+    conformance/_compare.py treats as card lists, multisets and card fields."""
+    page = (ROOT / "docs" / "export.md").read_text(encoding="utf-8")
+    checker = runpy.run_path(str(CHECKER))
+    assert checker["CARD_LISTS"] == CARD_LIST_KEYS and checker["MULTISETS"] == MULTISET_KEYS and checker["CARD_FIELDS"] == CARD_KEYS
+    for key in sorted(CARD_LIST_KEYS | MULTISET_KEYS | CARD_KEYS):
+        assert f"`{key}`" in page, key
 
 
 # ---------------------------------------------------------------- the reference checker
