@@ -88,6 +88,12 @@ wheel: $(STAMP)
 	rm -rf dist/*.whl build/lib* build/bdist* build/temp*
 	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .
 
+## the corpus as plain JSON (docs/export.md), the release artifact beside the wheel:
+## dist/gostop-corpus-<version>.json, every scenario's requests and the checks of their replies
+.PHONY: export
+export: $(STAMP)
+	$(BIN)/gostop-conformance export --format json --out dist/gostop-corpus-$$($(BIN)/python -c 'import gostop_conformance.reference as r; print(r.engine_version())').json
+
 ## the wheel installed in a fresh virtual environment outside the checkout: run, lint, coverage and
 ## the pytest plugin must each find the whole corpus there (.ci/check-wheel)
 wheel-check: wheel
