@@ -148,6 +148,19 @@ def test_the_export_is_the_same_bytes_under_another_hash_seed_and_from_the_comma
     assert text.count("\n") == len(corpus) + 2  # a scenario a line: two releases diff scenario by scenario
 
 
+def test_a_corpus_of_ones_own_is_exported_with_its_dependencies_derived(root: Path, tmp_path: Path) -> None:
+    """A corpus without scenarios/dependencies.yaml: each scenario's dependencies are derived, as
+    `run` derives them for its verdicts."""
+    exported = export_corpus(root)
+    document = json.loads(exported.text)
+    assert exported.scenarios == len(document["scenarios"]) == len(load_corpus(root)) and exported.corpus_digest == corpus_digest(root)
+    assert all(isinstance(sc["requires"]["options"], dict) for sc in document["scenarios"])
+    assert jsonschema_rs.Draft202012Validator(schema("export")).is_valid(document)
+    out = tmp_path / "mine.json"
+    assert _cli("export", "--scenarios", str(root), "--out", str(out)).returncode == 0
+    assert out.read_text(encoding="utf-8") == exported.text
+
+
 def test_a_bad_output_is_one_line_of_error(tmp_path: Path) -> None:
     done = _cli("export", "--out", str(tmp_path))
     assert done.returncode == 2
