@@ -53,7 +53,7 @@ corpus-lint: $(STAMP)
 	tail -1 reports/coverage.txt
 
 ## the real folders, not their links under src/ (which would lint every file twice)
-LINTED := src/gostop_conformance/__init__.py spec kit kit-js/generate.py reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers
+LINTED := src/gostop_conformance/__init__.py spec kit kit-js/generate.py reference_impl reference_mutants conformance tests benchmarks docs/_build build_backend setup.py peers tools
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
@@ -87,6 +87,12 @@ bench-quick: $(STAMP) $(COMPILED_VENV)/.installed
 wheel: $(STAMP)
 	rm -rf dist/*.whl build/lib* build/bdist* build/temp*
 	$(BIN)/python -m pip wheel --quiet --no-deps -w dist .
+
+## the corpus as plain JSON (docs/export.md), the release artifact beside the wheel:
+## dist/gostop-corpus-<version>.json, every scenario's requests and the checks of their replies
+.PHONY: export
+export: $(STAMP)
+	$(BIN)/gostop-conformance export --format json --out dist/gostop-corpus-$$($(BIN)/python -c 'import gostop_conformance.reference as r; print(r.engine_version())').json
 
 ## the wheel installed in a fresh virtual environment outside the checkout: run, lint, coverage and
 ## the pytest plugin must each find the whole corpus there (.ci/check-wheel)

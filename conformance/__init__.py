@@ -22,6 +22,8 @@ Public API (everything else is private):
 - `run_mutants(...)`, `mutation_kill_rate(...)`, `mutation_report_markdown(...)`: the corpus
   against the semantic mutants of the reference engine.
 - `load_perft(path)`: perft tables.
+- `export_corpus(root=None) -> Export`: the corpus as plain JSON (docs/export.md), the text
+  `gostop-conformance export` writes: each scenario's requests and the checks of their replies.
 - `RulesetView`, `ruleset_view(id)`, `ruleset_file_view(rules)`, `ruleset_page_html(view)`: what a
   ruleset decides (differences from its parent in plain words, every value, the cards it adds), as
   the site's ruleset pages and `gostop-conformance ruleset page FILE` show it.
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
     from gostop_conformance.harness._dependencies import compress as compress_values
     from gostop_conformance.harness._dependencies import load as load_dependencies
     from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine
+    from gostop_conformance.harness._export import export_corpus
     from gostop_conformance.harness._fuzz import case_of as fuzz_case
     from gostop_conformance.harness._fuzz import fuzz, fuzz_configurations
     from gostop_conformance.harness._harness import Record, RunReport, engine_factory, run_one
@@ -86,6 +89,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "corpus_digest": ("_scenarios", "corpus_digest"),
     "default_root": ("_scenarios", "default_root"),
     "engine_factory": ("_harness", "engine_factory"),
+    "export_corpus": ("_export", "export_corpus"),
     "fuzz": ("_fuzz", "fuzz"),
     "fuzz_case": ("_fuzz", "case_of"),
     "fuzz_configurations": ("_fuzz", "fuzz_configurations"),
@@ -130,6 +134,7 @@ __all__ = [
     "coverage_markdown",
     "default_root",
     "engine_factory",
+    "export_corpus",
     "fuzz",
     "fuzz_case",
     "fuzz_configurations",

@@ -33,6 +33,7 @@ from gostop_conformance.harness import _saved as saved
 from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, unlocks
 from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from gostop_conformance.harness._engine import EngineError, ReferenceEngine
+from gostop_conformance.harness._export import export_corpus
 from gostop_conformance.harness._fuzz import (
     FuzzReport,
     Verification,
@@ -264,6 +265,12 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--divide", action="store_true", help="on a difference, walk down to the first differing subtree")
     pf.add_argument("--write", action="store_true", help="recompute every table of the file to its own depth with the reference engine")
     pf.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help=TIMEOUT_HELP)
+    exp = sub.add_parser(
+        "export", help="write the corpus as plain JSON: every scenario's requests and the checks of their replies (docs/export.md)"
+    )
+    exp.add_argument("--format", choices=("json",), default="json", help="the export's format (json, the only one)")
+    exp.add_argument("--out", required=True, help="the file to write (one file: the whole corpus); - writes to standard output")
+    exp.add_argument("--scenarios", type=Path, default=None, help="scenario directory (default: the bundled corpus)")
     sub.add_parser("rulesets", help="list the named rulesets with their option hashes")
     rsf = sub.add_parser("ruleset", help="a ruleset file of your own (house rules, docs/house-rules.md): check it, or make its page")
     rsf_sub = rsf.add_subparsers(dest="ruleset_command", required=True)
@@ -364,6 +371,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _fuzz_merge(args)
     if args.command == "perft":
         return _perft(args)
+    if args.command == "export":
+        return _export(args)
     if args.command == "summary":
         return _summary(args)
     if args.command == "ledger":
@@ -380,6 +389,24 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
         return EXIT_OK
     return _run(args)
+
+
+def _export(args: argparse.Namespace) -> int:
+    out = None if args.out == "-" else writable_file("--out", Path(args.out))
+    exported = export_corpus(args.scenarios)
+    data = exported.text.encode("utf-8")
+    try:
+        if out is None:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+            return EXIT_OK
+        with written_whole(out) as stream:
+            stream.write(exported.text)
+    except OSError as exc:  # a full disk or a closed pipe: said, never a traceback
+        print(f"gostop-conformance: the export could not be written to {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAIL
+    print(f"wrote {out}: {exported.scenarios} scenarios of corpus {exported.corpus_digest}, {len(data):,} bytes")
+    return EXIT_OK
 
 
 def _rules(path: Path | None) -> RulesetFile | None:

@@ -28,7 +28,7 @@ CARD_LIST_KEYS = frozenset({"cards", "bonus", "table", "hands", "captured", "dua
 #: lists whose order means nothing (docs/scenario-format.md): compared as multisets
 MULTISET_KEYS: Final = frozenset({"dans", "baks", "shaken_months", "bombs"})
 #: fields that hold one card id (in events and actions)
-_CARD_KEYS: Final = frozenset({"card", "take", "replacement"})
+CARD_KEYS: Final = frozenset({"card", "take", "replacement"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +263,7 @@ def partial(expected: Any, actual: Any, path: str, key: str = "", exact: bool = 
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             out += partial(e, a, f"{path}[{i}]", key, exact)
         return out
-    if not exact and key in _CARD_KEYS and isinstance(expected, str) and card_class(expected) == card_class(actual):
+    if not exact and key in CARD_KEYS and isinstance(expected, str) and card_class(expected) == card_class(actual):
         return []
     return [] if (expected == actual and type(expected) is type(actual)) or _num_eq(expected, actual) else [(path, expected, actual)]
 
@@ -408,13 +408,18 @@ def check_legal(spec: Json, legal: Json, where: str, exact: bool = False) -> lis
     return out
 
 
+#: the keys of an expectation checked against the reply to a query of their own, by query; every
+#: other key is checked against the state and events of the last new_game or act reply
+REPLY_KEYS: Final[dict[str, tuple[str, ...]]] = {"legal": ("decision", "legal"), "score": ("scores", "settlement")}
+
+
 def queries(spec: Json | None) -> list[str]:
     """The replies an expectation needs besides the one to the request before it, in the order
     they are asked for: the legal actions (for `decision`, `legal`), the scores (for `scores`,
     `settlement`). A round's steps are compiled from it (conformance._steps)."""
     if not spec:
         return []
-    return (["legal"] if "decision" in spec or "legal" in spec else []) + (["score"] if "scores" in spec or "settlement" in spec else [])
+    return [query for query, keys in REPLY_KEYS.items() if any(k in spec for k in keys)]
 
 
 def check_seen(

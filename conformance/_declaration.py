@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from gostop_conformance.harness._dependencies import Dependencies, compress, derive, scenario_digest
+from gostop_conformance.harness._dependencies import Dependencies, compress, stored_or_derived
 from gostop_conformance.harness._engine import ReferenceEngine
 from gostop_conformance.harness._runner import PASS, run_scenario
 from gostop_conformance.harness._scenarios import Scenario
@@ -407,9 +407,7 @@ class Verdicts:
     def dependencies(self, sc: Scenario) -> Dependencies:
         found = self._dependencies.get(sc.id)
         if found is None:
-            stored = self._stored.get(sc.id)
-            found = stored if stored is not None and stored.digest == scenario_digest(sc) else derive(sc)
-            self._dependencies[sc.id] = found
+            found = self._dependencies[sc.id] = stored_or_derived(sc, self._stored)
         return found
 
     def of(self, sc: Scenario) -> Verdict:

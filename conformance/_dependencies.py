@@ -123,6 +123,13 @@ def derive(sc: Scenario, trace: bool | None = None) -> Dependencies:
     return Dependencies(scenario_digest(sc), passes, constructed)
 
 
+def stored_or_derived(sc: Scenario, stored: Mapping[str, Dependencies]) -> Dependencies:
+    """The dependencies of `sc`: its stored entry when that is of this very scenario (its digest),
+    else derived on the spot."""
+    found = stored.get(sc.id)
+    return found if found is not None and found.digest == scenario_digest(sc) else derive(sc)
+
+
 def is_constructed(transcript: Iterable[tuple[str, Json, Json]]) -> bool:
     """Whether a run passed through a constructed position (R-ROUND-END): a state whose stock is
     empty while a hand holds a card or a player a skip credit.

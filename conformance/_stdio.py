@@ -20,7 +20,7 @@ from gostop_conformance.harness._pipes import StderrBuffer
 from gostop_conformance.harness._safetext import engine_text
 from gostop_conformance.harness._transport import Transport
 
-__all__ = ["StdioEngine"]
+__all__ = ["StdioEngine", "hello_request"]
 
 Json = dict[str, Any]
 
@@ -54,7 +54,7 @@ class StdioEngine:
         """Start the process and shake hands; the hello reply says what the engine supports."""
         self.close()
         self.transport.open()
-        self.hello_reply = self.requests.request("hello", {"protocol": "1", "suite_version": _suite_version()}, self.startup_timeout)
+        self.hello_reply = self.requests.request("hello", hello_request(), self.startup_timeout)
         return self.hello_reply
 
     def alive(self) -> bool:
@@ -167,7 +167,8 @@ class StdioEngine:
         return self._checked("perft", {"depth": depth}, timeout=max(self.message_timeout, 600.0))
 
 
-def _suite_version() -> str:
-    from gostop_conformance.reference import engine_version
+def hello_request() -> Json:
+    """The fields of the hello the harness sends (besides `seq` and `cmd`)."""
+    from gostop_conformance.reference import PROTOCOL_VERSION, engine_version
 
-    return engine_version()
+    return {"protocol": PROTOCOL_VERSION, "suite_version": engine_version()}

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
-from gostop_conformance.harness._compare import Mismatch, check_legal_reply, check_score_reply, check_seen, queries
+from gostop_conformance.harness._compare import REPLY_KEYS, Mismatch, check_legal_reply, check_score_reply, check_seen, queries
 from gostop_conformance.harness._oracle import card_violations, score_violations
 from gostop_conformance.harness._safetext import engine_text
 from gostop_conformance.harness._scenarios import RoundSpec, Scenario
@@ -19,6 +19,9 @@ Json = dict[str, Any]
 
 #: how the error of a new_game refused with the code `unsupported` begins (the outcome is UNSUPPORTED)
 REFUSED = "the engine refused the deal as unsupported"
+
+#: the expectation keys checked against a query's reply rather than the state (REPLY_KEYS)
+_QUERIED: Final = frozenset(k for keys in REPLY_KEYS.values() for k in keys)
 
 
 class Flow(Enum):
@@ -54,12 +57,14 @@ Check = Callable[[Json, Progress], Flow]
 class Step:
     """One request (`cmd`, `payload` as the protocol carries it) and the check of its reply; a
     step with no `cmd` checks what the last reply showed and sends nothing. `group` numbers the
-    scenario step it belongs to (0: the deal; the final checks: the last)."""
+    scenario step it belongs to (0: the deal; the final checks: the last). `spec` is the check
+    as data, made beside it from the same inputs (the corpus export writes it: conformance._export)."""
 
     cmd: str | None
     payload: Json
     check: Check
     group: int
+    spec: Json
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,19 +99,19 @@ def compile_round(sc: Scenario, rnd: RoundSpec, name: str) -> Compiled:
         invariants(f"{name} after the deal", progress)
         return Flow.NEXT
 
-    steps = [Step("new_game", {"ruleset": sc.ruleset_json(), "deal": rnd.deal}, dealt, 0)]
+    steps = [Step("new_game", {"ruleset": sc.ruleset_json(), "deal": rnd.deal}, dealt, 0, {"check": "dealt"})]
     steps += _expectation(rnd.after_deal, f"{name} after the deal", 0, judging)
     for number, step in enumerate(rnd.steps, 1):
         label = f"{name} {step.title}"
         payload = {"action": step.act}
         if step.reject is not None:
             steps += [
-                Step("legal", {}, _remember, number),
-                Step("act", payload, _rejected(step.reject, label), number),
-                Step("legal", {}, _unchanged(label), number),
+                Step("legal", {}, _remember, number, {"check": "remember"}),
+                Step("act", payload, _rejected(step.reject, label), number, {"check": "rejected", "code": step.reject}),
+                Step("legal", {}, _unchanged(label), number, {"check": "unchanged"}),
             ]
             continue
-        steps.append(Step("act", payload, _accepted(label, invariants), number))
+        steps.append(Step("act", payload, _accepted(label, invariants), number, {"check": "accepted"}))
         steps += _expectation(step.expect, label, number, judging)
     last = len(rnd.steps) + 1
     steps += _expectation(rnd.final, f"{name} at the end", last, judging, events=False)
@@ -119,7 +124,7 @@ def compile_round(sc: Scenario, rnd: RoundSpec, name: str) -> Compiled:
         progress.settled = reply if reply.get("settlement") is not None else None
         return Flow.NEXT
 
-    steps.append(Step("score", {}, final, last))
+    steps.append(Step("score", {}, final, last, {"check": "end"}))
     return Compiled(tuple(steps))
 
 
@@ -154,7 +159,13 @@ def _expectation(spec: Json | None, where: str, group: int, judging: dict[str, A
         return Flow.NEXT
 
     asked = {"legal": legal, "score": score}
-    return [Step(None, {}, seen, group)] + [Step(q, {}, asked[q], group) for q in queries(spec)]
+    # each check reads only its own keys of the expectation (check_seen, check_legal_reply,
+    # check_score_reply): the data form names those alone
+    seen_spec = {"check": "state", "events": events, "expect": {k: v for k, v in spec.items() if k not in _QUERIED}}
+    steps = [Step(None, {}, seen, group, seen_spec)]
+    for q in queries(spec):
+        steps.append(Step(q, {}, asked[q], group, {"check": q, "expect": {k: spec[k] for k in REPLY_KEYS[q] if k in spec}}))
+    return steps
 
 
 def _remember(reply: Json, progress: Progress) -> Flow:

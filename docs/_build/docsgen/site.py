@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from docsgen import compat, glossary, learn, pages, protocol, sessions, traceability
+from docsgen import compat, export, glossary, learn, pages, protocol, sessions, traceability
 from docsgen.cards import back_svg, svg
 from docsgen.model import Model
 
@@ -100,6 +100,7 @@ def nav(m: Model) -> list[Any]:
                 {"Validate your engine in an afternoon": "tutorial.md"},
                 {"What your engine declares, and what runs": "declarations.md"},
                 {"Adapter kits": "kits.md"},
+                {"The corpus as plain JSON": "export.md"},
                 {"Protocol reference": "protocol.md"},
                 {"Conformance of the reference engine": "conformance.md"},
                 {"Compatibility report (worked examples)": "compatibility.md"},
@@ -108,18 +109,23 @@ def nav(m: Model) -> list[Any]:
     ]
 
 
+#: the tables of docs/export.md, from the export's schema (`<!-- gostop:export_fields -->` ...)
+EXPORT_TABLES = {"export_fields": export.fields_table, "export_checks": export.checks_table, "export_expect": export.expectation_table}
 MARKER = re.compile(r"^([ \t]*)<!--\s*gostop:(\w+)\s*([^>]*?)\s*-->[ \t]*$", re.MULTILINE)
 LANGUAGES = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".yaml": "yaml", ".sh": "sh"}
 
 
 def expand_markers(markdown: str, src: str, m: Model, docs_dir: Path) -> str:
     """Hand-written pages may ask for generated snippets: `<!-- gostop:stats -->` (the counts of the
-    spec and corpus) and `<!-- gostop:include path -->` (a file under docs/, as a code block)."""
+    spec and corpus), `<!-- gostop:include path -->` (a file under docs/, as a code block) and the
+    export's tables from its schema (EXPORT_TABLES)."""
 
     def repl(match: re.Match[str]) -> str:
         pad, what, arg = match.group(1), match.group(2), match.group(3)
         if what == "stats":
             text = pages.home_stats(m, src)
+        elif what in EXPORT_TABLES:
+            text = EXPORT_TABLES[what]()
         elif what == "include":
             path = (docs_dir / arg).resolve()
             if not path.is_relative_to(docs_dir.resolve()) or not path.is_file():
