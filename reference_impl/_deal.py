@@ -4,7 +4,7 @@ validation of explicit deals (every card of the ruleset's deck exactly once)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -248,10 +248,7 @@ def deal_cards(options: Options, rng: SplitMix64, dealer: int) -> DealtCards:
                 pos += size
     for h in hands:
         h.sort()
-    return _new_dealt(DealtCards, (n, dealer, tuple([tuple(h) for h in hands]), tuple(table), tuple(cards[pos:])))
-
-
-_new_dealt: Final = tuple.__new__  # positionally, minus the named tuple's argument parsing
+    return DealtCards(players=n, dealer=dealer, hands=tuple([tuple(h) for h in hands]), table=tuple(table), stock=tuple(cards[pos:]))
 
 
 def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
@@ -372,15 +369,17 @@ def deal_from_json(raw: Mapping[str, Any], options: Options, where: str = "deal"
     states = None
     if isinstance(players_raw, list):
         states = tuple(
+            # each value given its type (the schema has checked it): a JSON value is Any, which
+            # mypy would let into any field
             PlayerState(
-                gos=p.get("gos", 0),
-                go_base=p.get("go_base", 0),
-                first_go_turn=p.get("first_go_turn"),
-                shaken_months=tuple(p.get("shaken_months", ())),
-                bombs=tuple(p.get("bombs", ())),
-                skip_credits=p.get("skip_credits", 0),
-                ppeoks=p.get("ppeoks", 0),
-                dual_junk=tuple(p.get("dual_junk", ())),
+                gos=int(p.get("gos", 0)),
+                go_base=int(p.get("go_base", 0)),
+                first_go_turn=None if p.get("first_go_turn") is None else int(p["first_go_turn"]),
+                shaken_months=tuple([int(m) for m in p.get("shaken_months", ())]),
+                bombs=tuple([int(m) for m in p.get("bombs", ())]),
+                skip_credits=int(p.get("skip_credits", 0)),
+                ppeoks=int(p.get("ppeoks", 0)),
+                dual_junk=tuple([str(c) for c in p.get("dual_junk", ())]),
             )
             for p in players_raw
         )
@@ -456,12 +455,8 @@ def _seeded_from_json(raw: Mapping[str, Any], options: Options, where: str) -> D
     elif not isinstance(dealer, int) or not 0 <= dealer < options.players:
         raise InputError(f"{where}.dealer", f"expected a seat from 0 to {options.players - 1}, got {dealer!r}")
     d = seeded_deal(options, rng, dealer)
-    return Deal(
-        d.players,
-        d.dealer,
-        d.hands,
-        d.table,
-        d.stock,
+    return replace(
+        d,
         nagari_streak=int(raw.get("nagari_streak", 0)),
         carried_multiplier=int(raw.get("carried_multiplier", 1)),
     )

@@ -28,28 +28,30 @@ from gostop_conformance.reference._state import (
 
 #: the actions with no more than a card, built once per seat and card: legal_actions lists them
 #: at every decision, and actions are values
-_PLAY: Final = tuple(tuple(Action("play", seat, cid) for cid in CARD_ID) for seat in _SEATS)
-_PLAY_SHAKE: Final = tuple(tuple(Action("play", seat, cid, None, None, True) for cid in CARD_ID) for seat in _SEATS)
-_TAKE: Final = tuple(tuple(Action("take", seat, cid) for cid in CARD_ID) for seat in _SEATS)
-_BONUS: Final = tuple(tuple(Action("bonus", seat, cid) for cid in CARD_ID) for seat in _SEATS)
-_DUAL: Final = tuple(tuple(Action("dual_to_junk", seat, cid) for cid in CARD_ID) for seat in _SEATS)
-_GO: Final = tuple(Action("go", seat) for seat in _SEATS)
-_STOP: Final = tuple(Action("stop", seat) for seat in _SEATS)
-_SKIP: Final = tuple(Action("skip", seat) for seat in _SEATS)
-_BOMB: Final = tuple(tuple(Action("bomb", seat, month=m) for m in range(13)) for seat in _SEATS)
-_SHAKE: Final = tuple(tuple(Action("shake", seat, month=m) for m in range(13)) for seat in _SEATS)
-_CHONGTONG: Final = tuple(tuple(Action("chongtong", seat, month=m) for m in range(13)) for seat in _SEATS)
+_PLAY: Final = tuple(tuple(Action(type="play", player=seat, card=cid) for cid in CARD_ID) for seat in _SEATS)
+_PLAY_SHAKE: Final = tuple(tuple(Action(type="play", player=seat, card=cid, shake=True) for cid in CARD_ID) for seat in _SEATS)
+_TAKE: Final = tuple(tuple(Action(type="take", player=seat, card=cid) for cid in CARD_ID) for seat in _SEATS)
+_BONUS: Final = tuple(tuple(Action(type="bonus", player=seat, card=cid) for cid in CARD_ID) for seat in _SEATS)
+_DUAL: Final = tuple(tuple(Action(type="dual_to_junk", player=seat, card=cid) for cid in CARD_ID) for seat in _SEATS)
+_GO: Final = tuple(Action(type="go", player=seat) for seat in _SEATS)
+_STOP: Final = tuple(Action(type="stop", player=seat) for seat in _SEATS)
+_SKIP: Final = tuple(Action(type="skip", player=seat) for seat in _SEATS)
+_BOMB: Final = tuple(tuple(Action(type="bomb", player=seat, month=m) for m in range(13)) for seat in _SEATS)
+_SHAKE: Final = tuple(tuple(Action(type="shake", player=seat, month=m) for m in range(13)) for seat in _SEATS)
+_CHONGTONG: Final = tuple(tuple(Action(type="chongtong", player=seat, month=m) for m in range(13)) for seat in _SEATS)
 #: a play naming the table card it takes (R-TWO-MATCH-CHOICE), with and without a shake, at
 #: (seat * _N + card) * _N + table card: a flat tuple, indexed natively where a dict hashes a key.
 #: Only cards of the same month are ever looked up: the other places hold a placeholder
 _N: Final = len(CARD_ID)
-_UNUSED: Final = Action("play", 0)
+_UNUSED: Final = Action(type="play", player=0)
 
 
 def _play_takes(shake: bool) -> tuple[Action, ...]:
     return tuple(
         [
-            Action("play", seat, CARD_ID[c], CARD_ID[t], None, shake) if c != t and MONTH[c] and MONTH[c] == MONTH[t] else _UNUSED
+            Action(type="play", player=seat, card=CARD_ID[c], take=CARD_ID[t], shake=shake)
+            if c != t and MONTH[c] and MONTH[c] == MONTH[t]
+            else _UNUSED
             for seat in _SEATS
             for c in range(_N)
             for t in range(_N)

@@ -48,7 +48,7 @@ class Match:
     def record(self, rnd: Round) -> RoundRecord:
         s = rnd.settlement
         assert s is not None
-        rec = RoundRecord(len(self.records) + 1, self.dealer, s, self.nagari_streak)
+        rec = RoundRecord(number=len(self.records) + 1, dealer=self.dealer, settlement=s, nagari_streak=self.nagari_streak)
         self.records.append(rec)
         for seat, amount in enumerate(s.net):
             self.totals[seat] += amount

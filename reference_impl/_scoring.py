@@ -36,8 +36,7 @@ CHO_WITH_DEC: Final = DAN_SETS["cho"] | {DEC_RIBBON}  # R-DEC-RIBBON in_cho_set,
 
 class Breakdown(NamedTuple):
     """A player's base score by category (R-SCORE-SUM); `dual_as_junk` is the allocation used.
-    An immutable value; a named tuple because settlement weighs several per round (a frozen
-    dataclass costs a guarded attribute write per field to build). `held` is the scored pile as a
+    An immutable value, built by keyword (mypy checks every field). `held` is the scored pile as a
     bit set over the canonical index."""
 
     brights: int
@@ -101,7 +100,6 @@ def _mask(indices: Iterable[int]) -> int:
     return sum(1 << i for i in set(indices))
 
 
-_new_tuple: Final = tuple.__new__
 #: bit sets over the canonical card index: a set's cards are tested for in a pile at once
 _BIT: Final = tuple(1 << c.index for c in _CARDS)
 _RAIN: Final = 1 << RAIN_BRIGHT
@@ -238,31 +236,25 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     # R-SCORE-JUNK
     junk_points = max(0, units - o.junk_threshold + 1)
     base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points + extra_points
-    # Positional, through tuple.__new__: a keyword-built Breakdown runs the named tuple's Python
-    # __new__, which costs the compiled engine 3.9 % more instructions a round (804,569 against
-    # 774,400, benchmarks/instructions.py); the order is the class's, field by field.
-    return _new_tuple(
-        Breakdown,
-        (
-            brights,
-            bright_points,
-            animals,
-            animal_points,
-            godori_points,
-            ribbons,
-            ribbon_points,
-            dans,
-            dan_points,
-            units,  # junk_units
-            junk_cards,
-            junk_points,
-            extra_points,
-            base,
-            winner_bonus,
-            tuple([CARD_IDS[c] for c in junk]) if junk else (),  # dual_as_junk
-            held,
-            o,  # options
-        ),
+    return Breakdown(
+        brights=brights,
+        bright_points=bright_points,
+        animals=animals,
+        animal_points=animal_points,
+        godori_points=godori_points,
+        ribbons=ribbons,
+        ribbon_points=ribbon_points,
+        dans=dans,
+        dan_points=dan_points,
+        junk_units=units,
+        junk_cards=junk_cards,
+        junk_points=junk_points,
+        extra_points=extra_points,
+        base=base,
+        winner_bonus=winner_bonus,
+        dual_as_junk=tuple([CARD_IDS[c] for c in junk]) if junk else (),
+        held=held,
+        options=o,
     )
 
 

@@ -16,7 +16,6 @@ from gostop_conformance.spec import deck
 _CARDS = deck().cards
 _ID: Final = tuple(c.id for c in _CARDS)
 _INDEX: Final = {c.id: c.index for c in _CARDS}
-_new: Final = tuple.__new__
 
 
 class SeatState:
@@ -71,18 +70,15 @@ class SeatState:
 
     def frozen(self) -> Seat:
         """What settlement reads (R-SETTLE, R-GO-BAK, R-SHAKE-BOMB-MULT), as an immutable value."""
-        return _new(  # Seat(...) with every field given, minus the named tuple's argument parsing
-            Seat,
-            (
-                tuple(self.captured),  # in the order captured: settlement reads no order (sorting cost 2 % of a round)
-                self.gos,
-                self.first_go_turn,
-                tuple(self.shaken_months),
-                tuple(self.shake_factors),
-                tuple(self.bombs),
-                tuple(sorted(self.dual_junk)),
-                self.tally.copy(),
-            ),
+        return Seat(
+            captured=tuple(self.captured),  # in the order captured: settlement reads no order (sorting cost 2 % of a round)
+            gos=self.gos,
+            first_go_turn=self.first_go_turn,
+            shaken_months=tuple(self.shaken_months),
+            shake_factors=tuple(self.shake_factors),
+            bombs=tuple(self.bombs),
+            dual_junk=tuple(sorted(self.dual_junk)),
+            tally=self.tally.copy(),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -60,7 +60,7 @@ _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
 def _card_events(kind: EventKind, clauses: tuple[str, ...]) -> tuple[tuple[Event, ...], ...]:
     """Per seat, per card: the event of `kind` naming that one card, with no data. Events are
     immutable values (their data the shared empty mapping), so the commonest are built once."""
-    return tuple(tuple(Event(kind, seat, one, clauses) for one in _ONE_ID) for seat in _SEATS)
+    return tuple(tuple(Event(kind=kind, player=seat, cards=one, clauses=clauses) for one in _ONE_ID) for seat in _SEATS)
 
 
 #: R-TURN, R-MATCH (R-PC-PLAY): a hand card played; R-FLIP: a stock card turned up. Every turn makes one of each.
@@ -80,7 +80,7 @@ def pair_capture(actor: int, low: int, high: int) -> Event:
     key = (actor * _DECK_SIZE + low) * _DECK_SIZE + high
     found = _PAIR_CAPTURES.get(key)
     if found is None:
-        found = _PAIR_CAPTURES[key] = Event("capture", actor, (CARD_ID[low], CARD_ID[high]), _MATCH)
+        found = _PAIR_CAPTURES[key] = Event(kind="capture", player=actor, cards=(CARD_ID[low], CARD_ID[high]), clauses=_MATCH)
     return found
 
 
@@ -272,7 +272,7 @@ class RoundState:
     ) -> None:
         # the data as a dict argument, not **data: a compiled call with keywords goes through the
         # generic Python calling convention (about 1,300 instructions an event)
-        self._out.append(Event(kind, player, _ids(cards), clauses, NO_DATA if data is None else data))
+        self._out.append(Event(kind=kind, player=player, cards=_ids(cards), clauses=clauses, data=NO_DATA if data is None else data))
 
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []

@@ -228,7 +228,7 @@ def _bomb_automatic() -> list[Patch]:
             held = self._month_counts(seat)[month]
             # only a legal play bombs: a refused one must leave the round unchanged
             if month and held == 3 and month in self._bomb_months(seat) and a in self.legal_actions():
-                a = Action("bomb", seat, month=month)
+                a = Action(type="bomb", player=seat, month=month)
         return original(self, a)
 
     return [(round_mod.Round, "apply", apply)]

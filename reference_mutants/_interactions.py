@@ -256,7 +256,10 @@ def _bomb_flip_capture_first() -> list[Patch]:
         bomb = tuple(c for c in e.cards if state_mod.MONTH[state_mod.INDEX_OF[c]] == ctx.month)
         flip = tuple(c for c in e.cards if c not in bomb)
         if bomb and flip:
-            new[at : at + 1] = [Event("capture", e.player, flip, e.clauses, e.data), Event("capture", e.player, bomb, e.clauses, e.data)]
+            new[at : at + 1] = [
+                Event(kind="capture", player=e.player, cards=flip, clauses=e.clauses, data=e.data),
+                Event(kind="capture", player=e.player, cards=bomb, clauses=e.clauses, data=e.data),
+            ]
             self._out[mark:] = new
 
     return [(round_mod.Round, "_finish", finish)]

@@ -370,7 +370,7 @@ def _bonus_hand_may_skip() -> list[Patch]:
         p = self.seats[self.to_act]
         only_bonus = bool(p.hand) and all(_IS_BONUS[c] for c in p.hand)
         if self.decision == state_mod.TURN and self.forced_card is None and p.skip_credits > 0 and only_bonus:
-            out.append(Action("skip", self.to_act))
+            out.append(Action(type="skip", player=self.to_act))
         return out
 
     def check_skip(self: round_mod.Round) -> None:
