@@ -21,7 +21,7 @@ _INDEX: Final = {c.id: c.index for c in _CARDS}
 class SeatState:
     """The mutable state of one seat during a round. Cards are canonical indices; `hand` is kept
     sorted, `captured` in the order captured (sorted where it is shown), `tally` in step with
-    `captured` (RoundState._gain, _lose)."""
+    `captured` (`_state.gain`, `_state.lose`)."""
 
     __slots__ = (
         "bombs",
@@ -58,7 +58,7 @@ class SeatState:
         self.turns_taken = 0  # R-FIRST-TURN-AWARD
 
     def copy(self) -> SeatState:
-        """An independent copy (Round.clone)."""
+        """An independent copy (RoundState.copy)."""
         new = _bare()
         new.hand, new.captured, new.tally = self.hand[:], self.captured[:], self.tally.copy()
         new.gos, new.go_base = self.gos, self.go_base

@@ -29,8 +29,9 @@ EARLY: Final = ("round_over", "not_your_turn", "wrong_decision")
 
 def _state(rnd: Round) -> str:
     """Every field of the round, and of a turn paused at a choose_* decision, as text."""
-    fields = {k: v for k, v in _fields(rnd).items() if k not in ("_out", "ctx", "ruleset", "o")}
-    fields["ctx"] = None if rnd.ctx is None else sorted(_fields(rnd.ctx).items())
+    s = rnd._state
+    fields = {k: v for k, v in _fields(s).items() if k not in ("events", "ctx", "ruleset", "o")}
+    fields["ctx"] = None if s.ctx is None else sorted(_fields(s.ctx).items())
     return repr(sorted(fields.items()))
 
 
@@ -55,7 +56,7 @@ def _candidates(rnd: Round, card_ids: list[str]) -> list[Action]:
 
 
 def _events(rnd: Round, action: Action) -> object:
-    twin = rnd.clone()
+    twin = rnd.copy()
     return twin.apply(action), twin.snapshot()
 
 

@@ -79,7 +79,7 @@ def test_action_types_match_the_vocabulary() -> None:
 def test_event_kinds_and_rejection_codes_are_in_the_vocabulary() -> None:
     vocab = _vocabulary()
     text = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
-    emitted = set(re.findall(r'_emit\(\s*"([a-z_]+)"', text))
+    emitted = set(re.findall(r'\bemit\(\s*s,\s*"([a-z_]+)"', text))
     rejected = set(re.findall(r'Rejection\(\s*"([a-z_]+)"', text))
     assert emitted, "no event emission found"
     assert emitted <= set(vocab["events"])
