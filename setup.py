@@ -16,12 +16,15 @@ COMPILED_MODULES = [
     *(
         f"src/gostop_conformance/reference/{name}.py"
         for name in (
+            "_rng",
             "_deal",
             "_events",
             "_match",
             "_perft",
+            "_tally",
             "_scoring",
             "_settlement",
+            "_pointcount",
             "_seat",
             "_cards",
             "_state",

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from gostop_conformance.reference._deal import SplitMix64, draw_first_dealer, seeded_deal
+from gostop_conformance.reference._deal import draw_first_dealer, seeded_deal
 from gostop_conformance.reference._events import Action
+from gostop_conformance.reference._rng import SplitMix64
 from gostop_conformance.reference._round import Round
 from gostop_conformance.reference._settlement import Settlement
 from gostop_conformance.spec import Ruleset

@@ -18,8 +18,9 @@ import gostop_conformance.reference._legal as legal
 import gostop_conformance.reference._state as state
 import gostop_conformance.reference._turns as turns
 from gostop_conformance.reference._cards import INDEX_OF
-from gostop_conformance.reference._deal import Deal, DealtCards, SplitMix64, deal_cards
+from gostop_conformance.reference._deal import Deal, DealtCards, deal_cards
 from gostop_conformance.reference._events import Action, Event, Rejection
+from gostop_conformance.reference._rng import SplitMix64
 from gostop_conformance.reference._scoring import Breakdown
 from gostop_conformance.reference._seat import SeatState
 from gostop_conformance.reference._settlement import Settlement

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from gostop_conformance.reference._deal import PlayerState
-from gostop_conformance.reference._scoring import Tally
 from gostop_conformance.reference._settlement import Seat
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import deck
 
 _CARDS = deck().cards

@@ -1,6 +1,6 @@
 """Settlement of a finished round: who pays whom how much (R-SETTLE, R-GO-BONUS,
 R-SHAKE-BOMB-MULT, R-GWANG-BAK, R-PI-BAK, R-MEONG, R-GO-BAK, R-EMPTY-EXEMPT, R-NAGARI-CARRY,
-R-CHONGTONG, R-PC-GOAL, R-PC-SETS)."""
+R-CHONGTONG); the point-count variant's in `_pointcount`."""
 
 from __future__ import annotations
 
@@ -10,14 +10,12 @@ from typing import Any, Final, NamedTuple
 from gostop_conformance.reference._scoring import (
     RAIN_BRIGHT,
     Breakdown,
-    Tally,
     allocations,
     duals_held,
     fixed_allocation,
-    pc_card_points,
-    pc_sets,
     tally_breakdown,
 )
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import Bak, Options, Outcome
 
 # Seat, LoserLine and Settlement are named tuples, immutable values built by keyword: mypy checks
@@ -370,28 +368,3 @@ SETTLE_CLAUSES: Final = (
     "R-NAGARI-CARRY",
     "R-DUAL-ROLE",
 )
-
-
-def settle_point_count(piles: Sequence[Sequence[int]], o: Options) -> Settlement:
-    """R-PC-GOAL, R-PC-SETS: balance = card points + sets received - sets paid - 240 / players."""
-    n = len(piles)
-    breakeven = 240 // n
-    payments: list[tuple[int, int, int]] = []
-    net = [pc_card_points(p) - breakeven for p in piles]
-    sets: list[tuple[str, ...]] = []
-    for seat, pile in enumerate(piles):
-        done = pc_sets(pile, o)
-        sets.append(tuple(name for name, _ in done))
-        for _, amount in done:
-            for other in _others(seat, n):
-                payments.append((other, seat, amount))
-                net[other] -= amount
-                net[seat] += amount
-    return Settlement(
-        kind="point_count",
-        winner=None,
-        net=tuple(net),
-        payments=tuple(payments),
-        point_count=PointCountResult(breakeven=breakeven, card_points=tuple(pc_card_points(p) for p in piles), sets=tuple(sets)),
-        clauses=("R-PC-CARD-POINTS", "R-PC-GOAL", "R-PC-SETS", "R-PC-END"),
-    )

@@ -7,10 +7,10 @@ from __future__ import annotations
 import gostop_conformance.reference._state as state
 import gostop_conformance.reference._steals as steals
 from gostop_conformance.reference._cards import FIRST_BONUS, FLIP_EVENTS, MATCH, MONTH, equivalent, ids_of, pair_capture
+from gostop_conformance.reference._pointcount import settle_point_count
 from gostop_conformance.reference._settlement import (
     fixed_points,
     settle_fixed,
-    settle_point_count,
     settle_stop,
     settle_void,
     void_multiplier,

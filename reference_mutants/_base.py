@@ -21,6 +21,8 @@ import gostop_conformance.reference._deal as deal_mod
 import gostop_conformance.reference._dealtime as dealtime_mod
 import gostop_conformance.reference._legal as legal_mod
 import gostop_conformance.reference._match as match_mod
+import gostop_conformance.reference._pointcount as pointcount_mod
+import gostop_conformance.reference._rng as rng_mod
 import gostop_conformance.reference._round as round_mod
 import gostop_conformance.reference._scoring as scoring_mod
 import gostop_conformance.reference._settlement as settlement_mod
@@ -152,7 +154,7 @@ def _no_pc_sets() -> list[Patch]:
     def pc_sets(pile: Any, o: Options) -> list[tuple[str, int]]:
         return []
 
-    return [(settlement_mod, "pc_sets", pc_sets)]
+    return [(pointcount_mod, "pc_sets", pc_sets)]
 
 
 def _go_without_rise() -> list[Patch]:
@@ -442,7 +444,7 @@ def _pc_dealer_keeps() -> list[Patch]:
     return _next_round_rewrite(rewrite)
 
 
-def _first_dealer(draw: Callable[[Options, deal_mod.SplitMix64], int]) -> list[Patch]:
+def _first_dealer(draw: Callable[[Options, rng_mod.SplitMix64], int]) -> list[Patch]:
     """Replace the first-dealer draw everywhere it is looked up."""
     return [(deal_mod, "draw_first_dealer", draw), (match_mod, "draw_first_dealer", draw)]
 
@@ -452,7 +454,7 @@ def _day_night_draw(all_redraw: bool, kind_sign: int | None, same_deck: bool) ->
     the kind tie-break runs one way whatever the rule (`kind_sign`: +1 higher kind, 0 none, None
     as specified), or a redraw takes the next cards of the same deck (`same_deck`)."""
 
-    def draw(o: Options, rng: deal_mod.SplitMix64) -> int:
+    def draw(o: Options, rng: rng_mod.SplitMix64) -> int:
         n = o.players
         if o.first_dealer == "seeded_random":
             return rng.below(n)

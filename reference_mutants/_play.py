@@ -16,6 +16,7 @@ import gostop_conformance.reference._deal as deal_mod
 import gostop_conformance.reference._dealtime as dealtime_mod
 import gostop_conformance.reference._legal as legal_mod
 import gostop_conformance.reference._match as match_mod
+import gostop_conformance.reference._rng as rng_mod
 import gostop_conformance.reference._state as state_mod
 import gostop_conformance.reference._steals as steals_mod
 import gostop_conformance.reference._turns as turns_mod
@@ -34,12 +35,12 @@ _CARDS = cards_mod.CARDS
 def _sattolo_shuffle() -> list[Patch]:
     """Fisher-Yates written with j = next() mod i (Sattolo's algorithm): no card stays in place."""
 
-    def shuffle(self: deal_mod.SplitMix64, items: list[int]) -> None:
+    def shuffle(self: rng_mod.SplitMix64, items: list[int]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i)
             items[i], items[j] = items[j], items[i]
 
-    return [(deal_mod.SplitMix64, "shuffle", shuffle)]
+    return [(rng_mod.SplitMix64, "shuffle", shuffle)]
 
 
 def _packet_deal(from_dealer: bool = False, one_at_a_time: bool = False) -> list[Patch]:
@@ -47,7 +48,7 @@ def _packet_deal(from_dealer: bool = False, one_at_a_time: bool = False) -> list
     player after the dealer first, the dealer last), or is dealt one card per player at a time
     (`one_at_a_time`; N consecutive cards to each player)."""
 
-    def seeded_deal(options: Options, rng: deal_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
+    def seeded_deal(options: Options, rng: rng_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
         cards = deal_mod.deck_indices(options)
         rng.shuffle(cards)
         n = options.players
@@ -85,7 +86,7 @@ def _stock_reversed() -> list[Patch]:
     remaining cards in their order, its top card first)."""
     original = deal_mod.seeded_deal
 
-    def seeded_deal(options: Options, rng: deal_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
+    def seeded_deal(options: Options, rng: rng_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
         d = original(options, rng, dealer)
         return dataclasses.replace(d, stock=tuple(reversed(d.stock)))
 
@@ -96,7 +97,7 @@ def _draw_with_bonus_cards() -> list[Patch]:
     """The first-dealer draw shuffles the ruleset's whole deck, bonus cards included; a player
     drawing one ranks below every card (R-FIRST-DEALER: bonus cards never take part)."""
 
-    def draw(o: Options, rng: deal_mod.SplitMix64) -> int:
+    def draw(o: Options, rng: rng_mod.SplitMix64) -> int:
         n = o.players
         if o.first_dealer == "seeded_random":
             return rng.below(n)

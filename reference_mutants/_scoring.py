@@ -15,6 +15,7 @@ import gostop_conformance.reference._dealtime as dealtime_mod
 import gostop_conformance.reference._scoring as scoring_mod
 import gostop_conformance.reference._settlement as settlement_mod
 import gostop_conformance.reference._state as state_mod
+import gostop_conformance.reference._tally as tally_mod
 import gostop_conformance.reference._turns as turns_mod
 from gostop_conformance.mutants._base import Mutant, Patch, _bak_added, _next_round_rewrite
 from gostop_conformance.spec import Bak, Options, deck
@@ -40,7 +41,7 @@ def _rescored(change: Callable[[scoring_mod.Breakdown, Options], dict[str, Any]]
     def patches() -> list[Patch]:
         original = scoring_mod.tally_breakdown
 
-        def tally_breakdown(t: scoring_mod.Tally, o: Options, as_junk: Collection[int] = ()) -> scoring_mod.Breakdown:
+        def tally_breakdown(t: tally_mod.Tally, o: Options, as_junk: Collection[int] = ()) -> scoring_mod.Breakdown:
             b = original(t, o, as_junk)
             changes = change(b, o)
             if not changes:
@@ -49,7 +50,7 @@ def _rescored(change: Callable[[scoring_mod.Breakdown, Options], dict[str, Any]]
             parts = (b.bright_points, b.animal_points, b.godori_points, b.ribbon_points, b.dan_points, b.junk_points, b.extra_points)
             return b._replace(base=sum(parts))
 
-        def tally_base(t: scoring_mod.Tally, as_junk: int, o: Options) -> int:
+        def tally_base(t: tally_mod.Tally, as_junk: int, o: Options) -> int:
             # every dual-role card is an animal: which ones count as junk does not change the base
             junk = [c for c in scoring_mod.dual_indices(o) if t.held >> c & 1][:as_junk]
             return tally_breakdown(t, o, junk).base
@@ -82,7 +83,7 @@ def _three_ssangpi_cup_held(b: scoring_mod.Breakdown, o: Options) -> dict[str, A
 
 def _double_junk_one_unit() -> list[Patch]:
     doubles = {_card("m11-double-junk"), _card("m12-double-junk")}
-    return [(scoring_mod, "_UNITS", tuple(1 if i in doubles else u for i, u in enumerate(scoring_mod._UNITS)))]
+    return [(tally_mod, "UNITS", tuple(1 if i in doubles else u for i, u in enumerate(tally_mod.UNITS)))]
 
 
 def _dual_tie_prefers_junk() -> list[Patch]:

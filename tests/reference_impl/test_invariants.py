@@ -19,7 +19,7 @@ from gostop_conformance.reference._deal import deck_indices
 from gostop_conformance.reference._invariants import card_places, violations
 from gostop_conformance.reference._match import RandomPlayer
 from gostop_conformance.reference._round import Round
-from gostop_conformance.reference._scoring import Tally
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import deck, load_ruleset
 from tests.conftest import play, start
 

@@ -10,7 +10,7 @@ import yaml
 
 from gostop_conformance import reference
 from gostop_conformance.reference._events import ACTION_FIELDS
-from gostop_conformance.reference._scoring import PC_SETS
+from gostop_conformance.reference._pointcount import PC_SETS
 from gostop_conformance.spec import Options, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids, spec_dir
 
 #: the engine's sources and the spec model's (cards and deck checks live there), wherever they are
