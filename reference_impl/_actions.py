@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gostop_conformance.reference._state as state
 import gostop_conformance.reference._turns as turns
-from gostop_conformance.reference._cards import MONTH, PLAY_EVENTS, PLAY_EVENTS_POINT_COUNT, equivalent, ids_of
+from gostop_conformance.reference._cards import MONTH, equivalent, ids_of
 from gostop_conformance.reference._settlement import fixed_points, settle_fixed, settle_stop
 from gostop_conformance.reference._state import CHOOSE_HAND, GO_STOP, TURN, RoundState, _Turn
 
@@ -22,8 +22,7 @@ def play(s: RoundState, c: int, take: int, shake: bool) -> None:
     if shake:
         turns.shake(s, seat, month)
     s.seats[seat].hand.remove(c)
-    # ("play", seat, (c,), ("R-TURN", "R-MATCH"[, "R-PC-PLAY"])), built once
-    s.events.append((PLAY_EVENTS_POINT_COUNT if o.scoring_system == "point_count" else PLAY_EVENTS)[seat][c])
+    state.emit(s, "play", seat, (c,), ("R-TURN", "R-MATCH", "R-PC-PLAY") if o.scoring_system == "point_count" else ("R-TURN", "R-MATCH"))
     if not on:
         ctx = _Turn(seat, "discard", month, c)
         on.append(c)

@@ -1,12 +1,11 @@
 """The deck as the rules read it, by canonical index (spec/deck.yaml): each card's month, id and
-class, the bonus cards last; a hand's months as bit sets; and the commonest events, built once."""
+class, the bonus cards last; card ids as events name them; a hand's months as bit sets."""
 
 from __future__ import annotations
 
 from typing import Final
 
-from gostop_conformance.reference._events import Event
-from gostop_conformance.spec import BONUS, EventKind, deck, memo, option_registry
+from gostop_conformance.spec import BONUS, deck, option_registry
 
 CARDS: Final = deck().cards
 MONTH: Final = tuple(c.month for c in CARDS)
@@ -36,39 +35,7 @@ def _most_players() -> int:
 
 
 SEATS: Final = range(_most_players())
-#: clause tuples of the commonest events, built once
-_PLAY_CLAUSES: Final = ("R-TURN", "R-MATCH")
-_PLAY_POINT_COUNT: Final = ("R-TURN", "R-MATCH", "R-PC-PLAY")
-MATCH: Final = ("R-MATCH",)
-
 _ONE_ID: Final = tuple((cid,) for cid in CARD_ID)
-
-
-def _card_events(kind: EventKind, clauses: tuple[str, ...]) -> tuple[tuple[Event, ...], ...]:
-    """Per seat, per card: the event of `kind` naming that one card, with no data. Events are
-    immutable values (their data the shared empty mapping), so the commonest are built once."""
-    return tuple(tuple(Event(kind=kind, player=seat, cards=one, clauses=clauses) for one in _ONE_ID) for seat in SEATS)
-
-
-#: R-TURN, R-MATCH (R-PC-PLAY): a hand card played; R-FLIP: a stock card turned up. Every turn makes one of each.
-PLAY_EVENTS: Final = _card_events("play", _PLAY_CLAUSES)
-PLAY_EVENTS_POINT_COUNT: Final = _card_events("play", _PLAY_POINT_COUNT)
-FLIP_EVENTS: Final = _card_events("flip", ("R-FLIP",))
-
-#: R-MATCH: a pair captured with no other clause (half of a round's captures), per seat and ordered
-#: pair of cards, built the first time it is made
-_PAIR_CAPTURES: Final[dict[int, Event]] = memo({})
-_DECK_SIZE: Final = len(CARD_ID)
-
-
-def pair_capture(actor: int, low: int, high: int) -> Event:
-    """The event of `actor` capturing cards `low` < `high` under R-MATCH alone (an immutable value,
-    shared as PLAY_EVENTS are)."""
-    key = (actor * _DECK_SIZE + low) * _DECK_SIZE + high
-    found = _PAIR_CAPTURES.get(key)
-    if found is None:
-        found = _PAIR_CAPTURES[key] = Event(kind="capture", player=actor, cards=(CARD_ID[low], CARD_ID[high]), clauses=MATCH)
-    return found
 
 
 def ids_of(cards: list[int] | tuple[int, ...]) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gostop_conformance.reference._state as state
 import gostop_conformance.reference._steals as steals
-from gostop_conformance.reference._cards import FIRST_BONUS, FLIP_EVENTS, MATCH, MONTH, equivalent, ids_of, pair_capture
+from gostop_conformance.reference._cards import FIRST_BONUS, MONTH, equivalent, ids_of
 from gostop_conformance.reference._pointcount import settle_point_count
 from gostop_conformance.reference._settlement import (
     fixed_points,
@@ -44,7 +44,7 @@ def flip(s: RoundState, ctx: _Turn) -> None:
                 s.pending_steals.append(("bonus", s.o.bonus_steal, state.others(s, ctx.actor)))
             continue
         ctx.flip = c
-        s.events.append(FLIP_EVENTS[ctx.actor][c])  # ("flip", actor, (c,), ("R-FLIP",)), built once
+        state.emit(s, "flip", ctx.actor, (c,), ("R-FLIP",))
         break
     seats = s.seats  # R-BOMB-SKIP: a skip credit is a turn too
     me = seats[ctx.actor]
@@ -202,18 +202,8 @@ def finish(s: RoundState, ctx: _Turn) -> None:
         point_count = o.scoring_system == "point_count"
         if final:
             ctx.trace = (*ctx.trace, "R-FINAL-TURN")
-        plain = not (point_count or ctx.trace)
-        clauses = MATCH if plain else ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace)
-        if len(taken) == 2:  # the commonest capture, a pair: ordered without sorted(), which costs ~1,900 instructions compiled
-            a, b = taken[0], taken[1]
-            if b < a:
-                a, b = b, a
-            if plain:
-                s.events.append(pair_capture(actor, a, b))
-            else:
-                state.emit(s, "capture", actor, (a, b), clauses)
-        else:
-            state.emit(s, "capture", actor, sorted(taken), clauses)
+        clauses = ("R-MATCH", *(("R-PC-PLAY",) if point_count else ()), *ctx.trace)
+        state.emit(s, "capture", actor, sorted(taken), clauses)
     check_sweep(s, ctx)
     me = s.seats[actor]
     first_turn = me.turns_taken == 0
