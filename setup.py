@@ -16,16 +16,21 @@ COMPILED_MODULES = [
     *(
         f"src/gostop_conformance/reference/{name}.py"
         for name in (
+            "_rng",
             "_deal",
             "_events",
             "_match",
             "_perft",
+            "_tally",
             "_scoring",
             "_settlement",
+            "_pointcount",
             "_seat",
+            "_cards",
             "_state",
             "_dealtime",
             "_legal",
+            "_actions",
             "_steals",
             "_turns",
             "_round",

@@ -319,7 +319,7 @@ def guide(case: Case, reference: JsonEngine, seen: set[str], seed: int) -> Case:
             best = -1
             for i in keep:
                 a = actions[i]
-                trial = rnd.clone()
+                trial = rnd.copy()
                 novel = len({c for e in trial.apply(Action.from_json(a)) for c in e.clauses} - seen)
                 if novel > best:
                     best, pick = novel, i

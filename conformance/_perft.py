@@ -175,7 +175,7 @@ def _count(engine: Engine, case: PerftCase, path: list[Json], depth: int) -> int
 def _advance(rnd: Round, action: Json) -> Round:
     from gostop_conformance.reference import Action
 
-    child = rnd.clone()
+    child = rnd.copy()
     child.apply(Action.from_json(action))
     return child
 

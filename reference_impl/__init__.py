@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from gostop_conformance.reference._deal import (
         Deal,
         PlayerState,
-        SplitMix64,
         complete_deal,
         complete_deal_json,
         deal_from_json,
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     from gostop_conformance.reference._perft import (
         statistic_names as perft_statistic_names,
     )
+    from gostop_conformance.reference._rng import SplitMix64
     from gostop_conformance.reference._round import Round, seeded_round
     from gostop_conformance.reference._scoring import Breakdown, best_base, best_breakdown
     from gostop_conformance.reference._server import handle as handle_request
@@ -75,7 +75,7 @@ _HOME: Final[dict[str, tuple[str, str]]] = {
     "Rejection": ("_events", "Rejection"),
     "Round": ("_round", "Round"),
     "Settlement": ("_settlement", "Settlement"),
-    "SplitMix64": ("_deal", "SplitMix64"),
+    "SplitMix64": ("_rng", "SplitMix64"),
     "best_base": ("_scoring", "best_base"),
     "best_breakdown": ("_scoring", "best_breakdown"),
     "can_trace": ("_tracing", "can_trace"),

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gostop_conformance.reference._deal import SplitMix64, seeded_deal
+from gostop_conformance.reference._deal import seeded_deal
 from gostop_conformance.reference._invariants import violations
 from gostop_conformance.reference._match import RandomPlayer
+from gostop_conformance.reference._rng import SplitMix64
 from gostop_conformance.reference._round import Round
 from gostop_conformance.spec import load_ruleset
 

@@ -1,105 +1,14 @@
-"""Deals: the seeded shuffle (R-SHUFFLE), packet dealing (R-DEAL-SIZE, R-DEAL-ORDER) and the
+"""Deals: the seeded shuffle (R-SHUFFLE, with `_rng`), packet dealing (R-DEAL-SIZE, R-DEAL-ORDER) and the
 validation of explicit deals (every card of the ruleset's deck exactly once)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from importlib.machinery import EXTENSION_SUFFIXES
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, NamedTuple
 
+from gostop_conformance.reference._rng import SplitMix64
 from gostop_conformance.spec import InputError, Options, deal_layouts, deck, memo
-
-if TYPE_CHECKING:
-    from mypy_extensions import i64  # native 64-bit integers when compiled; int when interpreted
-
-MASK64: Final = (1 << 64) - 1
-
-
-#: whether this module runs compiled (make compiled): SplitMix64 then computes on native integers
-_NATIVE: Final = __file__.endswith(tuple(EXTENSION_SUFFIXES))
-_M32: Final = 0xFFFFFFFF
-
-
-class SplitMix64:
-    """The suite's PRNG (R-SHUFFLE): tiny, portable, and identical in every language.
-
-    The interpreted engine computes R-SHUFFLE's definition as written, on Python integers. The
-    compiled one keeps the state in two 32-bit halves (`hi`, `lo`) and mixes them in native 64-bit
-    integers, every product under 2^49, so that it never touches Python's arbitrary-precision
-    arithmetic (a draw costs ~45 ns there instead of ~380 ns; the shuffle and the random player draw
-    about 66 times a round). tests/reference_impl/test_deal.py checks both against the
-    definition over many seeds, in both builds."""
-
-    __slots__ = ("hi", "lo", "state")
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK64
-        self.hi: i64 = (seed >> 32) & _M32
-        self.lo: i64 = seed & _M32
-
-    def next(self) -> int:
-        if _NATIVE:
-            hi, lo = self._step()
-            high: int = hi  # leaves i64: the value needs all 64 bits
-            low: int = lo
-            return (high << 32) | low
-        # the mask is spelled out: a constant costs nothing, a global lookup does (fuzzing draws millions)
-        z = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        return z ^ (z >> 31)
-
-    def below(self, bound: int) -> int:
-        """next() mod bound, as R-SHUFFLE specifies (the bias is part of the definition)."""
-        if _NATIVE:
-            hi, lo = self._step()
-            if bound < 0x80000000:  # every draw of a deal or a player (bounds under 60)
-                b: i64 = bound
-                # (hi * 2^32 + lo) mod b, as ((hi mod b) * 2^32 + lo) mod b: under 2^63 for b under 2^31
-                return (((hi % b) << 32) + lo) % b
-            high: int = hi  # a larger bound: on Python integers, which never overflow
-            low: int = lo
-            return ((high << 32) | low) % bound
-        # next(), inlined: a method call costs as much as the mixing
-        z = self.state = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        return (z ^ (z >> 31)) % bound
-
-    def _step(self) -> tuple[i64, i64]:
-        """next() of the compiled build, as its two 32-bit halves (see the class docstring)."""
-        lo: i64 = self.lo + 0x7F4A7C15  # state += 0x9E3779B97F4A7C15 (mod 2^64)
-        hi: i64 = (self.hi + 0x9E3779B9 + (lo >> 32)) & 0xFFFFFFFF
-        lo &= 0xFFFFFFFF
-        self.hi = hi
-        self.lo = lo
-        lo ^= ((hi << 2) & 0xFFFFFFFF) | (lo >> 30)  # z ^= z >> 30
-        hi ^= hi >> 30
-        hi, lo = _times(hi, lo, 0xBF58476D, 0x1CE4E5B9)
-        lo ^= ((hi << 5) & 0xFFFFFFFF) | (lo >> 27)  # z ^= z >> 27
-        hi ^= hi >> 27
-        hi, lo = _times(hi, lo, 0x94D049BB, 0x133111EB)
-        lo ^= ((hi << 1) & 0xFFFFFFFF) | (lo >> 31)  # z ^= z >> 31
-        hi ^= hi >> 31
-        return hi, lo
-
-    def shuffle(self, items: list[int]) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
-
-def _times(hi: i64, lo: i64, k_hi: i64, k_lo: i64) -> tuple[i64, i64]:
-    """(hi * 2^32 + lo) * (k_hi * 2^32 + k_lo) mod 2^64, as halves. `lo` is split in 16-bit
-    pieces (and `hi` for the terms that only reach the high half), so no product exceeds 2^49."""
-    l1 = lo >> 16
-    l0 = lo & 0xFFFF
-    a = l0 * k_lo
-    b = l1 * k_lo
-    low = a + ((b & 0xFFFF) << 16)  # lo * k_lo = low + (b >> 16) * 2^32
-    cross = l0 * k_hi + (((l1 * k_hi) & 0xFFFF) << 16) + (hi & 0xFFFF) * k_lo + ((((hi >> 16) * k_lo) & 0xFFFF) << 16)
-    return ((low >> 32) + (b >> 16) + cross) & 0xFFFFFFFF, low & 0xFFFFFFFF
 
 
 def deck_indices(options: Options) -> list[int]:
@@ -248,10 +157,7 @@ def deal_cards(options: Options, rng: SplitMix64, dealer: int) -> DealtCards:
                 pos += size
     for h in hands:
         h.sort()
-    return _new_dealt(DealtCards, (n, dealer, tuple([tuple(h) for h in hands]), tuple(table), tuple(cards[pos:])))
-
-
-_new_dealt: Final = tuple.__new__  # positionally, minus the named tuple's argument parsing
+    return DealtCards(players=n, dealer=dealer, hands=tuple([tuple(h) for h in hands]), table=tuple(table), stock=tuple(cards[pos:]))
 
 
 def seeded_deal(options: Options, rng: SplitMix64, dealer: int) -> Deal:
@@ -372,15 +278,17 @@ def deal_from_json(raw: Mapping[str, Any], options: Options, where: str = "deal"
     states = None
     if isinstance(players_raw, list):
         states = tuple(
+            # each value given its type (the schema has checked it): a JSON value is Any, which
+            # mypy would let into any field
             PlayerState(
-                gos=p.get("gos", 0),
-                go_base=p.get("go_base", 0),
-                first_go_turn=p.get("first_go_turn"),
-                shaken_months=tuple(p.get("shaken_months", ())),
-                bombs=tuple(p.get("bombs", ())),
-                skip_credits=p.get("skip_credits", 0),
-                ppeoks=p.get("ppeoks", 0),
-                dual_junk=tuple(p.get("dual_junk", ())),
+                gos=int(p.get("gos", 0)),
+                go_base=int(p.get("go_base", 0)),
+                first_go_turn=None if p.get("first_go_turn") is None else int(p["first_go_turn"]),
+                shaken_months=tuple([int(m) for m in p.get("shaken_months", ())]),
+                bombs=tuple([int(m) for m in p.get("bombs", ())]),
+                skip_credits=int(p.get("skip_credits", 0)),
+                ppeoks=int(p.get("ppeoks", 0)),
+                dual_junk=tuple([str(c) for c in p.get("dual_junk", ())]),
             )
             for p in players_raw
         )
@@ -456,12 +364,8 @@ def _seeded_from_json(raw: Mapping[str, Any], options: Options, where: str) -> D
     elif not isinstance(dealer, int) or not 0 <= dealer < options.players:
         raise InputError(f"{where}.dealer", f"expected a seat from 0 to {options.players - 1}, got {dealer!r}")
     d = seeded_deal(options, rng, dealer)
-    return Deal(
-        d.players,
-        d.dealer,
-        d.hands,
-        d.table,
-        d.stock,
+    return replace(
+        d,
         nagari_streak=int(raw.get("nagari_streak", 0)),
         carried_multiplier=int(raw.get("carried_multiplier", 1)),
     )

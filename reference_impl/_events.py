@@ -148,7 +148,7 @@ class Action(NamedTuple):
         shake = raw.get("shake", False)
         if not isinstance(shake, bool):
             raise Rejection("malformed_action", f"{where}.shake: expected true or false, got {shake!r}")
-        return Action(kind, player, raw.get("card"), raw.get("take"), month, shake)
+        return Action(type=kind, player=player, card=raw.get("card"), take=raw.get("take"), month=month, shake=shake)
 
 
 class Rejection(Exception):

@@ -6,7 +6,7 @@ from collections import Counter
 
 from gostop_conformance.reference._deal import deck_indices
 from gostop_conformance.reference._round import Round
-from gostop_conformance.reference._scoring import Tally
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import deck
 
 

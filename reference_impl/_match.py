@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from gostop_conformance.reference._deal import SplitMix64, draw_first_dealer, seeded_deal
+from gostop_conformance.reference._deal import draw_first_dealer, seeded_deal
 from gostop_conformance.reference._events import Action
+from gostop_conformance.reference._rng import SplitMix64
 from gostop_conformance.reference._round import Round
 from gostop_conformance.reference._settlement import Settlement
 from gostop_conformance.spec import Ruleset
@@ -48,7 +49,7 @@ class Match:
     def record(self, rnd: Round) -> RoundRecord:
         s = rnd.settlement
         assert s is not None
-        rec = RoundRecord(len(self.records) + 1, self.dealer, s, self.nagari_streak)
+        rec = RoundRecord(number=len(self.records) + 1, dealer=self.dealer, settlement=s, nagari_streak=self.nagari_streak)
         self.records.append(rec)
         for seat, amount in enumerate(s.net):
             self.totals[seat] += amount

@@ -1,5 +1,5 @@
 """Perft on the reference engine (spec/perft.yaml): the decision tree of a round walked with
-Round.clone(), with per-ply statistics."""
+Round.copy(), with per-ply statistics."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def _walk(rnd: Round, depth: int, ply: int, table: list[dict[str, int]]) -> None
     row = table[ply]
     deeper = ply + 1 < depth
     for action in rnd.legal_actions():
-        child = rnd.clone()
+        child = rnd.copy()
         events = child.apply(action)
         over = child.over
         count(row, action, events, over, child.settlement.kind if over and child.settlement else None)
@@ -65,7 +65,7 @@ def divide(rnd: Round, depth: int) -> list[tuple[Action, int]]:
     """perft(depth - 1) below each legal action of the root: the subtree sizes, for comparison."""
     out = []
     for action in rnd.legal_actions():
-        child = rnd.clone()
+        child = rnd.copy()
         child.apply(action)
         if depth <= 1:
             out.append((action, 1))

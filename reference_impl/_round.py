@@ -1,32 +1,31 @@
-"""One round of Go-Stop as a state machine: `legal_actions()`, `check(action)` and
-`apply(action)` (R-TURN). The rules live in the layers it inherits, one concern each: `_state`,
-`_dealtime`, `_legal`, `_steals`, `_turns`.
+"""One round of Go-Stop as a state machine, the rules' public face (R-TURN): the player to act,
+`legal_actions()`, `check(action)` apart from `apply(action)` (python-chess's `is_legal` and
+`push`), the settlement once `over`, and `copy()`. A `Round` holds one `RoundState` (`_state`);
+the rules are modules of plain functions over it: `_dealtime`, `_legal`, `_actions`, `_turns`,
+`_steals`.
 
 Every event carries the clause ids that produced it (the rule-hit trace). Clause ids in the
-docstrings and `_emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
+docstrings and `emit` calls are greppable: R-MATCH, R-PPEOK, R-JJOK, ...
 """
 
 from __future__ import annotations
 
-from gostop_conformance.reference._deal import Deal, DealtCards, SplitMix64, deal_cards
+from typing import Any
+
+import gostop_conformance.reference._actions as actions
+import gostop_conformance.reference._dealtime as dealtime
+import gostop_conformance.reference._legal as legal
+import gostop_conformance.reference._state as state
+import gostop_conformance.reference._turns as turns
+from gostop_conformance.reference._cards import INDEX_OF
+from gostop_conformance.reference._deal import Deal, DealtCards, deal_cards
 from gostop_conformance.reference._events import Action, Event, Rejection
-from gostop_conformance.reference._legal import HANDLERS
-from gostop_conformance.reference._settlement import fixed_points, settle_fixed, settle_stop
-from gostop_conformance.reference._state import (
-    CHOOSE_HAND,
-    GO_STOP,
-    INDEX_OF,
-    MONTH,
-    NONE,
-    PLAY_EVENTS,
-    PLAY_EVENTS_POINT_COUNT,
-    TURN,
-    _ids,
-    _Turn,
-    equivalent,
-)
-from gostop_conformance.reference._turns import Turns
-from gostop_conformance.spec import Ruleset
+from gostop_conformance.reference._rng import SplitMix64
+from gostop_conformance.reference._scoring import Breakdown
+from gostop_conformance.reference._seat import SeatState
+from gostop_conformance.reference._settlement import Settlement
+from gostop_conformance.reference._state import NONE, RoundState
+from gostop_conformance.spec import Decision, Options, Ruleset
 
 
 def seeded_round(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> Round:
@@ -36,32 +35,104 @@ def seeded_round(ruleset: Ruleset, rng: SplitMix64, dealer: int) -> Round:
     return Round(ruleset, deal_cards(ruleset.options, rng, dealer))  # made by the engine: nothing to check
 
 
-class Round(Turns):
+class Round:
     """A round under a ruleset, started from a deal (seeded or explicit)."""
 
-    def __init__(self, ruleset: Ruleset, deal: Deal | DealtCards | Round, *, check: bool = True) -> None:
+    def __init__(self, ruleset: Ruleset, deal: Deal | DealtCards | RoundState, *, check: bool = True) -> None:
         """A round from `deal`, checked against the ruleset unless `check` is false (a DealtCards,
-        made by the engine, is never checked: `seeded_round`); or, given a round instead of a
-        deal, a copy of that round (clone)."""
-        if isinstance(deal, Round):
-            self._copy(deal)
+        made by the engine, is never checked: `seeded_round`), its deal-time rules applied; or, given
+        a state, the round in that state (`copy`: compiled with mypyc, a class is only ever made
+        through its __init__, as object.__new__ refuses it)."""
+        if isinstance(deal, RoundState):
+            self._state = deal
             return
-        super().__init__(ruleset, deal, check=check)
+        s = state.dealt(ruleset, deal, check)
         if isinstance(deal, Deal):
-            self._deal_time([INDEX_OF[c] for c in deal.table], deal.stacks, deal.turn == 0 and deal.captured is None)
+            dealtime.deal_time(s, [INDEX_OF[c] for c in deal.table], deal.stacks, deal.turn == 0 and deal.captured is None)
         else:
-            self._deal_time(list(deal.table), None, True)
-        self.deal_events = tuple(self._flush())
+            dealtime.deal_time(s, list(deal.table), None, True)
+        s.deal_events = tuple(state.flush(s))
+        self._state = s
 
-    def clone(self) -> Round:
+    def copy(self) -> Round:
         """An independent copy of the round in its current state (perft walks the tree with it)."""
-        return Round(self.ruleset, self)
+        return Round(self._state.ruleset, self._state.copy())
+
+    # ------------------------------------------------------------------ what the round shows
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._state.ruleset
+
+    @property
+    def o(self) -> Options:
+        return self._state.o
+
+    @property
+    def n(self) -> int:
+        return self._state.n
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose decision the round waits for (meaningless once `over`)."""
+        return self._state.to_act
+
+    @property
+    def decision(self) -> Decision:
+        return self._state.decision
+
+    @property
+    def over(self) -> bool:
+        return self._state.decision == NONE
+
+    @property
+    def settlement(self) -> Settlement | None:
+        return self._state.settlement
+
+    @property
+    def seats(self) -> list[SeatState]:
+        return self._state.seats
+
+    @property
+    def stock(self) -> list[int]:
+        return self._state.stock
+
+    @property
+    def nagari_streak(self) -> int:
+        return self._state.nagari_streak
+
+    @property
+    def deal_events(self) -> tuple[Event, ...]:
+        """The events of the deal-time rules (R-DEAL-BONUS, R-TABLE-FOUR, R-CHONGTONG, ...)."""
+        return self._state.deal_events
+
+    def score(self, seat: int) -> Breakdown:
+        """A player's current base score (R-SCORE-SUM; dual cards allocated per R-DUAL-ROLE (1))."""
+        return state.score(self._state, seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full observable state, JSON-ready (card lists sorted by canonical index)."""
+        return state.snapshot(self._state)
+
+    def next_round(self) -> dict[str, Any]:
+        """What this finished round hands to the next one (R-NEXT-DEALER, R-NAGARI-CARRY)."""
+        return state.next_round(self._state)
+
+    # ------------------------------------------------------------------ acting
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, in a canonical order."""
+        return legal.legal_actions(self._state)
 
     def check(self, action: Action) -> Rejection | None:
         """Why `action` would be refused now, or None when `apply` would take it; changes nothing
         (python-chess's `is_legal`; R-TURN). An action `legal_actions()` lists is always taken."""
         try:
-            self._check(action)
+            legal.check(self._state, action)
         except Rejection as refusal:
             return refusal
         return None
@@ -69,172 +140,29 @@ class Round(Turns):
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its events. The whole check runs first and only reads
         the state (`_legal`), so an illegal action raises Rejection having changed nothing."""
-        # `_check` for each kind, then its applier, in one dispatch; the decision check of
-        # `_legal._check_decision` written inline: a call less on every action
-        decision = self.decision
-        if decision == NONE:
-            raise Rejection("round_over", "the round is over")
-        if action.player != self.to_act:
-            raise Rejection("not_your_turn", f"seat {self.to_act} is to act, not seat {action.player}")
-        kind = action.type
-        if kind not in HANDLERS[decision]:
-            raise Rejection("wrong_decision", f"the pending decision is {decision!r}; a {kind!r} action does not answer it")
+        s = self._state
+        kind = legal.check_decision(s, action)
         if kind == "play":
-            c, take = self._check_play(action)
-            self._play(c, take, action.shake)
+            card, named = legal.check_play(s, action)
+            actions.play(s, card, named, action.shake)
         elif kind == "take":
-            self._take(self._check_take(action))
+            actions.take(s, legal.check_take(s, action))
         elif kind == "go":
-            self._check_go()
-            self._go()
+            legal.check_go(s)
+            actions.go(s)
         elif kind == "stop":
-            self._stop()
+            actions.stop(s)
         elif kind == "bomb":
-            self._bomb(self._check_bomb(action))
+            actions.bomb(s, legal.check_bomb(s, action))
         elif kind == "skip":
-            self._check_skip()
-            self._skip()
+            legal.check_skip(s)
+            actions.skip(s)
         elif kind == "shake":
-            self._do_shake(self.to_act, self._check_shake(action))
+            turns.shake(s, s.to_act, legal.check_shake(s, action))
         elif kind == "bonus":
-            self._bonus(self._check_bonus(action))
+            actions.bonus(s, legal.check_bonus(s, action))
         elif kind == "dual_to_junk":
-            self._dual_to_junk(self._check_dual(action))
+            actions.dual_to_junk(s, legal.check_dual(s, action))
         else:
-            self._chongtong(self._check_chongtong(action))
-        return self._flush()
-
-    # ------------------------------------------------------------------ applying a checked action
-
-    def _play(self, c: int, take: int, shake: bool) -> None:
-        """R-MATCH, R-FREE-PLAY, R-TWO-MATCH-CHOICE, R-STACK-CAPTURE (hand side): hand card `c`,
-        naming table card `take` (-1: none named), checked by `_check_play`."""
-        o = self.o
-        seat = self.to_act
-        month = MONTH[c]
-        on = self.table[month]
-        self._begin_turn_action()
-        if shake:
-            self._do_shake(seat, month)
-        self.seats[seat].hand.remove(c)
-        # ("play", seat, (c,), ("R-TURN", "R-MATCH"[, "R-PC-PLAY"])), built once
-        self._out.append((PLAY_EVENTS_POINT_COUNT if o.scoring_system == "point_count" else PLAY_EVENTS)[seat][c])
-        if not on:
-            ctx = _Turn(seat, "discard", month, c)
-            on.append(c)
-        elif month in self.stack_owner:
-            ctx = _Turn(seat, "stack", month, c)
-            self._capture_stack(ctx, month, extra=c)
-        elif len(on) == 1:
-            ctx = _Turn(seat, "pair", month, c, (on[0],))
-        else:
-            ctx = _Turn(seat, "pair2", month, c, (on[0], on[1]) if on[0] < on[1] else (on[1], on[0]))
-            if equivalent(on[0], on[1]):
-                ctx.hand_take = min(on)  # R-TWO-MATCH-CHOICE: equivalent cards, the lower index, whatever was named
-            elif take >= 0:
-                ctx.hand_take = take
-        self._flip(ctx)
-        self._resolve(ctx)
-
-    def _bomb(self, month: int) -> None:
-        """R-BOMB, R-BOMB-SKIP, R-BOMB-TWO (checked by `_check_bomb`)."""
-        o = self.o
-        seat = self.to_act
-        self._begin_turn_action()
-        played = [c for c in self.seats[seat].hand if MONTH[c] == month]
-        two = len(played) == 2
-        for c in played:
-            self.seats[seat].hand.remove(c)
-        ctx = _Turn(seat, "bomb", month)
-        ctx.captures.extend(sorted(played + self.table[month]))
-        self.table[month] = []
-        clauses = ("R-BOMB-TWO",) if two else ("R-BOMB",)
-        steal = 0 if two and o.two_card_bomb == "capture_only" else o.bomb_steal
-        multiplier = not two or o.two_card_bomb == "full_bomb"
-        self.seats[seat].bombs.append((month, multiplier))
-        if steal:
-            self.pending_steals.append(("bomb", steal, self._others(seat)))
-        credits = 0
-        if o.bomb_compensation == "skip_credits_2" and (not two or o.two_card_bomb == "full_bomb"):
-            credits = len(played) - 1
-            self.seats[seat].skip_credits += credits
-        self._emit("bomb", seat, played, (*clauses, "R-BOMB-SKIP"), {"month": month, "skip_credits": credits})
-        self._flip(ctx)
-        self._resolve(ctx)
-
-    def _skip(self) -> None:
-        """R-BOMB-SKIP: a flip-only turn (checked by `_check_skip`)."""
-        seat = self.to_act
-        self._begin_turn_action()
-        p = self.seats[seat]
-        p.skip_credits -= 1
-        self._emit("skip", seat, (), ("R-BOMB-SKIP",), {"skip_credits": p.skip_credits})
-        ctx = _Turn(seat, "skip")
-        self._flip(ctx)
-        self._resolve(ctx)
-
-    def _bonus(self, c: int) -> None:
-        """R-BONUS-HAND: captured at once and replaced by the top stock card; the turn goes on."""
-        seat = self.to_act
-        self.seats[seat].hand.remove(c)
-        self._gain(seat, [c])
-        self.turn_bonus.append(c)
-        replacement: tuple[int, ...] = ()
-        self.forced_card = None
-        if self.stock:
-            r = self.stock.pop()
-            hand = self.seats[seat].hand
-            hand.append(r)
-            hand.sort()
-            replacement = (r,)
-            if self.o.bonus_replacement_use == "must_play_replacement":
-                self.forced_card = r
-        if self.o.bonus_steal:
-            self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(seat)))
-        self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), {"source": "hand", "replacement": list(_ids(replacement))})
-
-    def _chongtong(self, month: int) -> None:
-        """R-CHONGTONG (instant_win_or_continue): the holder shows the four and wins at once."""
-        seat = self.to_act
-        o = self.o
-        self._emit("chongtong", seat, [c for c in self.seats[seat].hand if MONTH[c] == month], ("R-CHONGTONG",), {"month": month})
-        points = fixed_points(o, o.chongtong_points)
-        self._end(settle_fixed("chongtong", seat, points, self.n, self.nagari_streak, o, ("R-CHONGTONG",), self.carried_multiplier))
-
-    def _dual_to_junk(self, c: int) -> None:
-        """R-DUAL-ROLE (owner_one_way_to_junk): irrevocable."""
-        seat = self.to_act
-        self.seats[seat].dual_junk.add(c)
-        self._emit("dual_to_junk", seat, (c,), ("R-DUAL-ROLE",))
-        if self.decision == GO_STOP and not self._go_eligible(seat, self._base(seat)):
-            self._advance(seat)  # the Go/Stop decision lapses (R-GO-WHEN)
-
-    def _take(self, c: int) -> None:
-        """R-TWO-MATCH-CHOICE: answer a choose_hand_match / choose_flip_match decision."""
-        ctx = self.ctx
-        assert ctx is not None
-        if self.decision == CHOOSE_HAND:
-            ctx.hand_take = c
-        else:
-            ctx.flip_take = c
-        self.ctx = None
-        self.decision = TURN
-        self._resolve(ctx)
-
-    def _go(self) -> None:
-        """R-GO-WHEN, R-GO-RISE, R-GO-LAST (checked by `_check_go`)."""
-        seat = self.to_act
-        p = self.seats[seat]
-        p.gos += 1
-        p.go_base = self._base(seat)
-        if p.first_go_turn is None:
-            p.first_go_turn = self.turn_no
-        p.last_go_turn = self.turn_no
-        self._emit("go", seat, (), ("R-GO-WHEN", "R-GO-BONUS"), {"gos": p.gos, "base": p.go_base})
-        self._advance(seat)
-
-    def _stop(self) -> None:
-        """R-GO-WHEN: Stop ends the round; the caller wins (R-SETTLE)."""
-        seat = self.to_act
-        self._emit("stop", seat, (), ("R-GO-WHEN",), {"base": self._base(seat)})
-        self._end(settle_stop("stop", seat, self._seats(), self.nagari_streak, self.o, self.carried_multiplier))
+            actions.chongtong(s, legal.check_chongtong(s, action))
+        return state.flush(s)

@@ -1,5 +1,6 @@
 """Scoring of a captured pile (R-SCORE-SUM, R-SCORE-BRIGHT, R-SCORE-ANIMAL, R-SCORE-GODORI,
-R-SCORE-RIBBON, R-SCORE-DAN, R-SCORE-JUNK, R-DEC-RIBBON, R-DUAL-ROLE, R-PC-CARD-POINTS, R-PC-SETS)."""
+R-SCORE-RIBBON, R-SCORE-DAN, R-SCORE-JUNK, R-DEC-RIBBON, R-DUAL-ROLE); the pile as `_tally` keeps
+it, the point-count variant's in `_pointcount`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections.abc import Collection, Iterable
 from itertools import combinations
 from typing import Any, Final, NamedTuple
 
-from gostop_conformance.spec import ANIMAL, BRIGHT, RIBBON, Card, Options, deck, memo
+from gostop_conformance.reference._tally import ANIMAL_KIND, BIT, KIND, Tally
+from gostop_conformance.spec import Card, Options, deck, memo
 
 
 def _deck_cards() -> tuple[Card, ...]:
@@ -36,8 +38,7 @@ CHO_WITH_DEC: Final = DAN_SETS["cho"] | {DEC_RIBBON}  # R-DEC-RIBBON in_cho_set,
 
 class Breakdown(NamedTuple):
     """A player's base score by category (R-SCORE-SUM); `dual_as_junk` is the allocation used.
-    An immutable value; a named tuple because settlement weighs several per round (a frozen
-    dataclass costs a guarded attribute write per field to build). `held` is the scored pile as a
+    An immutable value, built by keyword (mypy checks every field). `held` is the scored pile as a
     bit set over the canonical index."""
 
     brights: int
@@ -101,9 +102,6 @@ def _mask(indices: Iterable[int]) -> int:
     return sum(1 << i for i in set(indices))
 
 
-_new_tuple: Final = tuple.__new__
-#: bit sets over the canonical card index: a set's cards are tested for in a pile at once
-_BIT: Final = tuple(1 << c.index for c in _CARDS)
 _RAIN: Final = 1 << RAIN_BRIGHT
 _DEC: Final = 1 << DEC_RIBBON
 #: the dec_ribbon values under which the December ribbon is not a ribbon (R-DEC-RIBBON)
@@ -117,82 +115,8 @@ _CHO_WITH_DEC: Final = _mask(CHO_WITH_DEC)
 def card_mask(cards: Iterable[int]) -> int:
     mask = 0
     for i in cards:
-        mask |= _BIT[i]
+        mask |= BIT[i]
     return mask
-
-
-_BRIGHT_KIND: Final = 0
-_ANIMAL_KIND: Final = 1
-_RIBBON_KIND: Final = 2
-_JUNK_KIND: Final = 3
-#: per card index: its scoring category (the junk class: junk, double junk, bonus) and units
-_KIND: Final = tuple({BRIGHT: _BRIGHT_KIND, ANIMAL: _ANIMAL_KIND, RIBBON: _RIBBON_KIND}.get(c.kind, _JUNK_KIND) for c in _CARDS)
-_UNITS: Final = tuple(c.units if _KIND[c.index] == _JUNK_KIND else 0 for c in _CARDS)
-
-
-class Tally:
-    """What scoring needs to know of a captured pile, kept card by card so that the hot path never
-    rescans a pile (R-SCORE-SUM): the pile as a bit set over the canonical index, and its cards
-    by category, the dual-role cards (animals, R-DUAL-ROLE) counted as animals."""
-
-    __slots__ = ("animals", "brights", "held", "junk_cards", "ribbons", "units")
-
-    def __init__(self, cards: Iterable[int] = ()) -> None:
-        self.held = 0
-        self.brights = 0
-        self.animals = 0
-        self.ribbons = 0
-        self.units = 0
-        self.junk_cards = 0
-        self.add_all(cards if isinstance(cards, list) else list(cards))
-
-    def add_all(self, cards: list[int]) -> None:
-        # a list, not any iterable: compiled, a loop over a list indexes it natively
-        for c in cards:
-            self.held |= _BIT[c]
-            kind = _KIND[c]
-            if kind == _JUNK_KIND:
-                self.units += _UNITS[c]
-                self.junk_cards += 1
-            elif kind == _ANIMAL_KIND:
-                self.animals += 1
-            elif kind == _RIBBON_KIND:
-                self.ribbons += 1
-            else:
-                self.brights += 1
-
-    def remove(self, c: int) -> None:
-        self.held &= ~_BIT[c]
-        kind = _KIND[c]
-        if kind == _JUNK_KIND:
-            self.units -= _UNITS[c]
-            self.junk_cards -= 1
-        elif kind == _ANIMAL_KIND:
-            self.animals -= 1
-        elif kind == _RIBBON_KIND:
-            self.ribbons -= 1
-        else:
-            self.brights -= 1
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Tally):
-            return NotImplemented
-        return (self.held, self.brights, self.animals, self.ribbons, self.units, self.junk_cards) == (
-            other.held,
-            other.brights,
-            other.animals,
-            other.ribbons,
-            other.units,
-            other.junk_cards,
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # a tally changes as its pile does
-
-    def copy(self) -> Tally:
-        new = Tally()
-        new.held, new.brights, new.animals, new.ribbons = self.held, self.brights, self.animals, self.ribbons
-        new.units, new.junk_cards = self.units, self.junk_cards
-        return new
 
 
 def breakdown(pile: Collection[int], o: Options, as_junk: Collection[int] = ()) -> Breakdown:
@@ -204,10 +128,10 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     """breakdown() of a tallied pile: `as_junk` are dual-role cards (animals) that count as double junk."""
     held = t.held
     # lists and loops rather than generators: compiled, a generator is an object of its own
-    junk = [c for c in as_junk if held & _BIT[c]]
+    junk = [c for c in as_junk if held & BIT[c]]
     junk.sort()
     for c in junk:
-        if _KIND[c] != _ANIMAL_KIND:
+        if KIND[c] != ANIMAL_KIND:
             raise ValueError(f"only dual-role animals can count as junk, got {[CARD_IDS[c] for c in junk]}")
     moved = len(junk)
     brights = t.brights
@@ -238,31 +162,25 @@ def tally_breakdown(t: Tally, o: Options, as_junk: Collection[int] = ()) -> Brea
     # R-SCORE-JUNK
     junk_points = max(0, units - o.junk_threshold + 1)
     base = bright_points + animal_points + godori_points + ribbon_points + dan_points + junk_points + extra_points
-    # Positional, through tuple.__new__: a keyword-built Breakdown runs the named tuple's Python
-    # __new__, which costs the compiled engine 3.9 % more instructions a round (804,569 against
-    # 774,400, benchmarks/instructions.py); the order is the class's, field by field.
-    return _new_tuple(
-        Breakdown,
-        (
-            brights,
-            bright_points,
-            animals,
-            animal_points,
-            godori_points,
-            ribbons,
-            ribbon_points,
-            dans,
-            dan_points,
-            units,  # junk_units
-            junk_cards,
-            junk_points,
-            extra_points,
-            base,
-            winner_bonus,
-            tuple([CARD_IDS[c] for c in junk]) if junk else (),  # dual_as_junk
-            held,
-            o,  # options
-        ),
+    return Breakdown(
+        brights=brights,
+        bright_points=bright_points,
+        animals=animals,
+        animal_points=animal_points,
+        godori_points=godori_points,
+        ribbons=ribbons,
+        ribbon_points=ribbon_points,
+        dans=dans,
+        dan_points=dan_points,
+        junk_units=units,
+        junk_cards=junk_cards,
+        junk_points=junk_points,
+        extra_points=extra_points,
+        base=base,
+        winner_bonus=winner_bonus,
+        dual_as_junk=tuple([CARD_IDS[c] for c in junk]) if junk else (),
+        held=held,
+        options=o,
     )
 
 
@@ -309,9 +227,9 @@ def _trace(
         out.append("R-DEC-RIBBON")
     if units:
         out.append("R-SCORE-JUNK")
-    if extra or (o.extra_yaku and held & (_GODORI | _BIT[SWALLOW] | _BIT[PHOENIX])):
+    if extra or (o.extra_yaku and held & (_GODORI | BIT[SWALLOW] | BIT[PHOENIX])):
         out.append("R-EXTRA-YAKU")
-    if any(held & _BIT[c] for c in dual_indices(o)):
+    if any(held & BIT[c] for c in dual_indices(o)):
         out.append("R-DUAL-ROLE")
     return tuple(out)
 
@@ -322,8 +240,8 @@ CUP: Final = 32
 ALL_RIBBONS: Final = frozenset({1, 5, 9, 13, 17, 21, 25, 33, 37, 46})
 THREE_SSANGPI_DOUBLES: Final = frozenset({41, 47})
 PALSSARI: Final = frozenset({12, 13, 14, 15, 24, 25, 26, 27})
-_YUKDORI: Final = _GODORI | _BIT[SWALLOW]
-_SIX_BIRDS: Final = _GODORI | _BIT[PHOENIX]
+_YUKDORI: Final = _GODORI | BIT[SWALLOW]
+_SIX_BIRDS: Final = _GODORI | BIT[PHOENIX]
 _THREE_BIRDS_PHOENIX: Final = _mask((4, 12, PHOENIX))
 _ALL_RIBBONS: Final = _mask(ALL_RIBBONS)
 _THREE_SSANGPI_DOUBLES: Final = _mask(THREE_SSANGPI_DOUBLES)
@@ -342,7 +260,7 @@ def _extra_yaku(held: int, as_junk: int, o: Options, birds: int) -> tuple[int, i
         birds = max(birds, 4)
     extra = 15 if "all_ten_ribbons" in extras and held & _ALL_RIBBONS == _ALL_RIBBONS else 0
     bonus = 0
-    if "three_ssangpi" in extras and as_junk & _BIT[CUP] and held & _THREE_SSANGPI_DOUBLES == _THREE_SSANGPI_DOUBLES:
+    if "three_ssangpi" in extras and as_junk & BIT[CUP] and held & _THREE_SSANGPI_DOUBLES == _THREE_SSANGPI_DOUBLES:
         bonus += 3
     if "palssari" in extras and held & _PALSSARI == _PALSSARI:
         bonus += 8
@@ -399,12 +317,12 @@ def tally_best_base(t: Tally, o: Options, moved: Collection[int] = ()) -> int:
     held = t.held
     duals = 0
     for c in dual_indices(o):
-        if held & _BIT[c]:
+        if held & BIT[c]:
             duals += 1
     if mode == "fixed_double_junk":
         return tally_base(t, duals, o)
     if mode == "owner_one_way_to_junk":
-        return tally_base(t, sum(1 for c in dual_indices(o) if held & _BIT[c] and c in moved), o)
+        return tally_base(t, sum(1 for c in dual_indices(o) if held & BIT[c] and c in moved), o)
     best = tally_base(t, 0, o)  # auto_best: the best of every allocation (ties do not matter for the base)
     for as_junk in range(1, duals + 1):
         best = max(best, tally_base(t, as_junk, o))
@@ -432,7 +350,7 @@ def dual_cards_in(pile: Collection[int], o: Options) -> list[int]:
 
 def duals_held(held: int, o: Options) -> list[int]:
     """dual_cards_in() of a pile given as a bit set (a tally's `held`)."""
-    return [c for c in dual_indices(o) if held & _BIT[c]]
+    return [c for c in dual_indices(o) if held & BIT[c]]
 
 
 _ALLOCATIONS: Final[dict[tuple[int, ...], list[frozenset[int]]]] = memo({})
@@ -474,38 +392,3 @@ def best_breakdown(pile: Collection[int], o: Options, moved: Collection[int] = (
             best = b
     assert best is not None
     return best
-
-
-# ------------------------------------------------------------------ point-count variant
-
-PC_POINTS: Final = {BRIGHT: 20, ANIMAL: 10, RIBBON: 5}
-PC_SETS: Final = {
-    "wikipedia": (
-        ("hong", DAN_SETS["hong"], 30),
-        ("cheong", DAN_SETS["cheong"], 30),
-        ("may", frozenset(range(16, 20)), 20),
-        ("october", frozenset(range(36, 40)), 20),
-        ("november", frozenset(range(40, 44)), 40),
-        ("december", frozenset(range(44, 48)), 20),
-    ),
-    "minhwatu": (
-        ("hong", DAN_SETS["hong"], 30),
-        ("cheong", DAN_SETS["cheong"], 30),
-        ("cho", DAN_SETS["cho"], 30),
-        ("may", frozenset(range(16, 20)), 20),
-        ("october", frozenset(range(36, 40)), 20),
-        ("december", frozenset(range(44, 48)), 20),
-    ),
-}
-
-
-def pc_card_points(pile: Iterable[int]) -> int:
-    """R-PC-CARD-POINTS: brights 20, animals 10 (dual cards too), ribbons 5 (December too), junk 0."""
-    cards = deck().cards
-    return sum(PC_POINTS.get(cards[i].kind, 0) for i in pile)
-
-
-def pc_sets(pile: Collection[int], o: Options) -> list[tuple[str, int]]:
-    """R-PC-SETS: the completed sets of `pile` with the amount each other player pays."""
-    held = frozenset(pile)
-    return [(name, amount) for name, members, amount in PC_SETS[o.pc_set_table] if members <= held]

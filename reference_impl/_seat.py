@@ -9,20 +9,19 @@ from __future__ import annotations
 from typing import Any, Final
 
 from gostop_conformance.reference._deal import PlayerState
-from gostop_conformance.reference._scoring import Tally
 from gostop_conformance.reference._settlement import Seat
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import deck
 
 _CARDS = deck().cards
 _ID: Final = tuple(c.id for c in _CARDS)
 _INDEX: Final = {c.id: c.index for c in _CARDS}
-_new: Final = tuple.__new__
 
 
 class SeatState:
     """The mutable state of one seat during a round. Cards are canonical indices; `hand` is kept
     sorted, `captured` in the order captured (sorted where it is shown), `tally` in step with
-    `captured` (RoundState._gain, _lose)."""
+    `captured` (`_state.gain`, `_state.lose`)."""
 
     __slots__ = (
         "bombs",
@@ -59,7 +58,7 @@ class SeatState:
         self.turns_taken = 0  # R-FIRST-TURN-AWARD
 
     def copy(self) -> SeatState:
-        """An independent copy (Round.clone)."""
+        """An independent copy (RoundState.copy)."""
         new = _bare()
         new.hand, new.captured, new.tally = self.hand[:], self.captured[:], self.tally.copy()
         new.gos, new.go_base = self.gos, self.go_base
@@ -71,18 +70,15 @@ class SeatState:
 
     def frozen(self) -> Seat:
         """What settlement reads (R-SETTLE, R-GO-BAK, R-SHAKE-BOMB-MULT), as an immutable value."""
-        return _new(  # Seat(...) with every field given, minus the named tuple's argument parsing
-            Seat,
-            (
-                tuple(self.captured),  # in the order captured: settlement reads no order (sorting cost 2 % of a round)
-                self.gos,
-                self.first_go_turn,
-                tuple(self.shaken_months),
-                tuple(self.shake_factors),
-                tuple(self.bombs),
-                tuple(sorted(self.dual_junk)),
-                self.tally.copy(),
-            ),
+        return Seat(
+            captured=tuple(self.captured),  # in the order captured: settlement reads no order (sorting cost 2 % of a round)
+            gos=self.gos,
+            first_go_turn=self.first_go_turn,
+            shaken_months=tuple(self.shaken_months),
+            shake_factors=tuple(self.shake_factors),
+            bombs=tuple(self.bombs),
+            dual_junk=tuple(sorted(self.dual_junk)),
+            tally=self.tally.copy(),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -149,7 +149,7 @@ def _inspect(message: Any) -> _Inspection:
             stack.extend(value)
         elif _bad_number(value):
             return _number_problem(message, keys)
-    return _Inspection(keys)
+    return _Inspection(keys=keys)
 
 
 def _number_problem(message: Any, keys: int) -> _Inspection:
@@ -165,8 +165,8 @@ def _number_problem(message: Any, keys: int) -> _Inspection:
         elif _bad_number(value):
             where = format_path(list(path)) or "(message)"
             number = f"{where}: expected an integer of at most 64 bits written without a fraction or exponent, got {_show(value)}"
-            return _Inspection(keys, number, not isinstance(value, float))
-    return _Inspection(keys)
+            return _Inspection(keys=keys, number=number, huge=not isinstance(value, float))
+    return _Inspection(keys=keys)
 
 
 class _Twice(dict[str, Any]):

@@ -1,6 +1,6 @@
 """Settlement of a finished round: who pays whom how much (R-SETTLE, R-GO-BONUS,
 R-SHAKE-BOMB-MULT, R-GWANG-BAK, R-PI-BAK, R-MEONG, R-GO-BAK, R-EMPTY-EXEMPT, R-NAGARI-CARRY,
-R-CHONGTONG, R-PC-GOAL, R-PC-SETS)."""
+R-CHONGTONG); the point-count variant's in `_pointcount`."""
 
 from __future__ import annotations
 
@@ -10,20 +10,16 @@ from typing import Any, Final, NamedTuple
 from gostop_conformance.reference._scoring import (
     RAIN_BRIGHT,
     Breakdown,
-    Tally,
     allocations,
     duals_held,
     fixed_allocation,
-    pc_card_points,
-    pc_sets,
     tally_breakdown,
 )
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import Bak, Options, Outcome
 
-_new: Final = tuple.__new__
-
-# Seat, LoserLine and Settlement are named tuples: immutable values, and cheap to build (a frozen
-# dataclass costs a guarded attribute write per field; every round settles, some several ways)
+# Seat, LoserLine and Settlement are named tuples, immutable values built by keyword: mypy checks
+# each field, and `_replace` gives the variants (a mutant's, a side payment's)
 
 
 class Seat(NamedTuple):
@@ -305,7 +301,7 @@ def _settle_with(
     for seat in _others(winner, n):
         s = seats[seat]
         if o.empty_capture_exempt and not s.captured:
-            lines.append(_new(LoserLine, (seat, (), 0, 0, True)))
+            lines.append(LoserLine(seat=seat, baks=(), amount=0, pays=0, exempt=True))
             continue
         chosen: tuple[int, list[Bak]] | None = None
         for lose in scores[seat]:  # R-DUAL-ROLE (3): each loser minimises their own payment
@@ -316,7 +312,7 @@ def _settle_with(
             if chosen is None or amount < chosen[0]:
                 chosen = (amount, baks)
         assert chosen is not None
-        lines.append(_new(LoserLine, (seat, tuple(chosen[1]), chosen[0], chosen[0], False)))
+        lines.append(LoserLine(seat=seat, baks=tuple(chosen[1]), amount=chosen[0], pays=chosen[0], exempt=False))
     # R-GO-MULTI: every losing Go-caller is liable; the earliest first Go bears pay_for_all
     # an exempt loser (R-EMPTY-EXEMPT) is never liable: liability passes to the next caller, if any
     if o.go_bak_mode in ("pay_for_all", "pay_for_all_doubled"):
@@ -326,31 +322,23 @@ def _settle_with(
     for payer, payee, amount in payments:
         net[payer] -= amount
         net[payee] += amount
-    # Settlement(...) by keyword, every field given in order (the named tuple's own __new__ is an
-    # interpreted function, about 6,000 instructions a call in the compiled build)
-    clauses = (*(("R-EXHAUST-AFTER-GO",) if kind == "last_go_caller_wins" else ()), *SETTLE_CLAUSES)
-    # in the order of SETTLEMENT_FIELDS (a test holds it to Settlement._fields)
-    fields = (
-        kind,
-        winner,
-        tuple(net),
-        payments,
-        tuple(lines),
-        win.base,
-        gos,
-        gp,
-        gm,
-        sbf,
-        meongtta,
-        carry,
-        points,
-        win,
-        1,
-        None,
-        (),
-        clauses,
+    return Settlement(
+        kind=kind,
+        winner=winner,
+        net=tuple(net),
+        payments=payments,
+        losers=tuple(lines),
+        base=win.base,
+        go_count=gos,
+        go_points=gp,
+        go_multiplier=gm,
+        shake_bomb_factor=sbf,
+        meongtta=meongtta,
+        carry=carry,
+        points=points,
+        winner_breakdown=win,
+        clauses=(*(("R-EXHAUST-AFTER-GO",) if kind == "last_go_caller_wins" else ()), *SETTLE_CLAUSES),
     )
-    return _new(Settlement, fields)
 
 
 def _pay_for_all(lines: list[LoserLine], seats: Sequence[Seat], o: Options) -> list[LoserLine]:
@@ -362,35 +350,8 @@ def _pay_for_all(lines: list[LoserLine], seats: Sequence[Seat], o: Options) -> l
         return lines
     liable = min(callers, key=lambda line: (seats[line.seat].first_go_turn or 0, line.seat))
     total = sum(line.amount for line in lines) * (2 if o.go_bak_mode == "pay_for_all_doubled" else 1)
-    return [
-        LoserLine(
-            line.seat, (*line.baks, "go_bak") if line is liable else line.baks, line.amount, total if line is liable else 0, line.exempt
-        )
-        for line in lines
-    ]
+    return [line._replace(baks=(*line.baks, "go_bak"), pays=total) if line is liable else line._replace(pays=0) for line in lines]
 
-
-#: Settlement's fields in order, as `_settle_with` gives them all positionally
-SETTLEMENT_FIELDS: Final = (
-    "kind",
-    "winner",
-    "net",
-    "payments",
-    "losers",
-    "base",
-    "go_count",
-    "go_points",
-    "go_multiplier",
-    "shake_bomb_factor",
-    "meongtta",
-    "carry",
-    "points",
-    "winner_breakdown",
-    "void_multiplier",
-    "point_count",
-    "awards",
-    "clauses",
-)
 
 #: the clauses every Go-Stop settlement applies (each may change nothing in a given round)
 SETTLE_CLAUSES: Final = (
@@ -407,28 +368,3 @@ SETTLE_CLAUSES: Final = (
     "R-NAGARI-CARRY",
     "R-DUAL-ROLE",
 )
-
-
-def settle_point_count(piles: Sequence[Sequence[int]], o: Options) -> Settlement:
-    """R-PC-GOAL, R-PC-SETS: balance = card points + sets received - sets paid - 240 / players."""
-    n = len(piles)
-    breakeven = 240 // n
-    payments: list[tuple[int, int, int]] = []
-    net = [pc_card_points(p) - breakeven for p in piles]
-    sets: list[tuple[str, ...]] = []
-    for seat, pile in enumerate(piles):
-        done = pc_sets(pile, o)
-        sets.append(tuple(name for name, _ in done))
-        for _, amount in done:
-            for other in _others(seat, n):
-                payments.append((other, seat, amount))
-                net[other] -= amount
-                net[seat] += amount
-    return Settlement(
-        kind="point_count",
-        winner=None,
-        net=tuple(net),
-        payments=tuple(payments),
-        point_count=PointCountResult(breakeven, tuple(pc_card_points(p) for p in piles), tuple(sets)),
-        clauses=("R-PC-CARD-POINTS", "R-PC-GOAL", "R-PC-SETS", "R-PC-END"),
-    )

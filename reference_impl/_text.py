@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from gostop_conformance.reference._events import Action, Event
+from gostop_conformance.reference._pointcount import pc_card_points
 from gostop_conformance.reference._round import Round
-from gostop_conformance.reference._scoring import pc_card_points
 from gostop_conformance.reference._settlement import Settlement
 
 

@@ -16,19 +16,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+import gostop_conformance.reference._cards as cards_mod
 import gostop_conformance.reference._deal as deal_mod
+import gostop_conformance.reference._dealtime as dealtime_mod
+import gostop_conformance.reference._legal as legal_mod
 import gostop_conformance.reference._match as match_mod
+import gostop_conformance.reference._pointcount as pointcount_mod
+import gostop_conformance.reference._rng as rng_mod
 import gostop_conformance.reference._round as round_mod
 import gostop_conformance.reference._scoring as scoring_mod
 import gostop_conformance.reference._settlement as settlement_mod
 import gostop_conformance.reference._state as state_mod
 import gostop_conformance.reference._steals as steals_mod
+import gostop_conformance.reference._turns as turns_mod
 from gostop_conformance.reference._events import Action
 from gostop_conformance.spec import Bak, Options, Ruleset, deck
 
 Patch = tuple[Any, str, Any]
 
-_CARDS = state_mod._CARDS
+_CARDS = cards_mod.CARDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,20 +64,22 @@ def _options(change: Callable[[Options], dict[str, Any]]) -> Callable[[], list[P
     return patches
 
 
-def _wrap_request(rewrite: Callable[[round_mod.Round, str, int, int, tuple[int, ...] | None], tuple[int, ...] | None]) -> list[Patch]:
+def _wrap_request(rewrite: Callable[[state_mod.RoundState, str, int, int, tuple[int, ...] | None], tuple[int, ...] | None]) -> list[Patch]:
     """Patch Round._request: `rewrite` returns the payers to use, or None to drop the request."""
-    original = round_mod.Round._request
+    original = steals_mod.request
 
-    def request(self: round_mod.Round, k: str, units: int, actor: int, payers: tuple[int, ...] | None = None) -> None:
+    def request(self: state_mod.RoundState, k: str, units: int, actor: int, payers: tuple[int, ...] | None = None) -> None:
         new = rewrite(self, k, units, actor, payers)
         if new is not None:
             original(self, k, units, actor, new)
 
-    return [(round_mod.Round, "_request", request)]
+    return [(steals_mod, "request", request)]
 
 
 def _drop_steal(kind: str) -> Callable[[], list[Patch]]:
-    return lambda: _wrap_request(lambda rnd, k, units, actor, payers: None if k == kind else (payers or tuple(rnd._others(actor))))
+    return lambda: _wrap_request(
+        lambda rnd, k, units, actor, payers: None if k == kind else (payers or tuple(state_mod.others(rnd, actor)))
+    )
 
 
 def _next_player_pays_only() -> list[Patch]:
@@ -146,27 +154,27 @@ def _no_pc_sets() -> list[Patch]:
     def pc_sets(pile: Any, o: Options) -> list[tuple[str, int]]:
         return []
 
-    return [(settlement_mod, "pc_sets", pc_sets)]
+    return [(pointcount_mod, "pc_sets", pc_sets)]
 
 
 def _go_without_rise() -> list[Patch]:
-    def eligible(self: round_mod.Round, seat: int, base: int) -> bool:
+    def eligible(self: state_mod.RoundState, seat: int, base: int) -> bool:
         return base >= self.o.go_threshold
 
-    return [(round_mod.Round, "_go_eligible", eligible)]
+    return [(state_mod, "go_eligible", eligible)]
 
 
 def _ttadak_from_two_pairs() -> list[Patch]:
     """Counts a hand pair plus a different flip pair as a ttadak (a classic engine bug)."""
-    original = round_mod.Round._finish
+    original = turns_mod.finish
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
+    def finish(self: state_mod.RoundState, ctx: Any) -> None:
         pairs = len(ctx.captures) == 4 and ctx.mode == "pair" and ctx.flip is not None and not ctx.made_ttadak
-        if pairs and state_mod.MONTH[ctx.flip] != ctx.month:
-            self._request("ttadak", self.o.ttadak_steal, ctx.actor)
+        if pairs and cards_mod.MONTH[ctx.flip] != ctx.month:
+            steals_mod.request(self, "ttadak", self.o.ttadak_steal, ctx.actor)
         original(self, ctx)
 
-    return [(round_mod.Round, "_finish", finish)]
+    return [(turns_mod, "finish", finish)]
 
 
 def _counted_as_ppeok(made: Callable[[Any], bool]) -> Callable[[], list[Patch]]:
@@ -175,22 +183,22 @@ def _counted_as_ppeok(made: Callable[[Any], bool]) -> Callable[[], list[Patch]]:
     three ppeoks, and can be the third."""
 
     def patches() -> list[Patch]:
-        original = round_mod.Round._finish
+        original = turns_mod.finish
 
-        def finish(self: round_mod.Round, ctx: Any) -> None:
+        def finish(self: state_mod.RoundState, ctx: Any) -> None:
             if made(ctx):
                 self.seats[ctx.actor].ppeoks += 1
                 # the engine's instant-win check runs on its counter after any of those events
                 ctx.made_ppeok = ctx.made_ppeok or self.seats[ctx.actor].ppeoks == 3
             original(self, ctx)
 
-        return [(round_mod.Round, "_finish", finish)]
+        return [(turns_mod, "finish", finish)]
 
     return patches
 
 
 def _made_jjok(ctx: Any) -> bool:
-    return bool(ctx.mode == "discard" and ctx.flip is not None and state_mod.MONTH[ctx.flip] == ctx.month)
+    return bool(ctx.mode == "discard" and ctx.flip is not None and cards_mod.MONTH[ctx.flip] == ctx.month)
 
 
 def _shake_automatic() -> list[Patch]:
@@ -200,16 +208,17 @@ def _shake_automatic() -> list[Patch]:
     original = round_mod.Round.apply
 
     def apply(self: round_mod.Round, a: Any) -> Any:
-        seat = self.to_act
-        c = state_mod.INDEX_OF.get(a.card or "")
-        if a.type == "play" and self.decision == state_mod.TURN and not a.shake and c is not None and c in self.seats[seat].hand:
-            month = state_mod.MONTH[c]
+        s = self._state
+        seat = s.to_act
+        c = cards_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and s.decision == state_mod.TURN and not a.shake and c is not None and c in s.seats[seat].hand:
+            month = cards_mod.MONTH[c]
             # only a legal play shakes: a refused one must leave the round unchanged
-            if month and not self.table[month] and month in self._shake_months(seat) and a in self.legal_actions():
-                if self.o.shake_declaration == "with_triple_card_play":
+            if month and not s.table[month] and month in legal_mod.shake_months(s, seat) and a in legal_mod.legal_actions(s):
+                if s.o.shake_declaration == "with_triple_card_play":
                     a = a._replace(shake=True)
                 else:
-                    self._do_shake(seat, month)
+                    turns_mod.shake(s, seat, month)
         return original(self, a)
 
     return [(round_mod.Round, "apply", apply)]
@@ -221,14 +230,15 @@ def _bomb_automatic() -> list[Patch]:
     original = round_mod.Round.apply
 
     def apply(self: round_mod.Round, a: Any) -> Any:
-        seat = self.to_act
-        c = state_mod.INDEX_OF.get(a.card or "")
-        if a.type == "play" and self.decision == state_mod.TURN and c is not None and c in self.seats[seat].hand:
-            month = state_mod.MONTH[c]
-            held = self._month_counts(seat)[month]
+        s = self._state
+        seat = s.to_act
+        c = cards_mod.INDEX_OF.get(a.card or "")
+        if a.type == "play" and s.decision == state_mod.TURN and c is not None and c in s.seats[seat].hand:
+            month = cards_mod.MONTH[c]
+            held = state_mod.month_counts(s, seat)[month]
             # only a legal play bombs: a refused one must leave the round unchanged
-            if month and held == 3 and month in self._bomb_months(seat) and a in self.legal_actions():
-                a = Action("bomb", seat, month=month)
+            if month and held == 3 and month in legal_mod.bomb_months(s, seat) and a in legal_mod.legal_actions(s):
+                a = Action(type="bomb", player=seat, month=month)
         return original(self, a)
 
     return [(round_mod.Round, "apply", apply)]
@@ -236,10 +246,10 @@ def _bomb_automatic() -> list[Patch]:
 
 def _steal_debt() -> list[Patch]:
     """A giver who could not surrender every unit asked owes the rest, paid on the next steal."""
-    original = round_mod.Round._surrender
-    debts: weakref.WeakKeyDictionary[round_mod.Round, dict[tuple[int, int], int]] = weakref.WeakKeyDictionary()
+    original = steals_mod.surrender
+    debts: weakref.WeakKeyDictionary[state_mod.RoundState, dict[tuple[int, int], int]] = weakref.WeakKeyDictionary()
 
-    def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
+    def surrender(self: state_mod.RoundState, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
         owed_by = debts.setdefault(self, {})
         owed = units + owed_by.pop((giver, taker), 0)
         before = list(self.seats[giver].captured)
@@ -249,7 +259,7 @@ def _steal_debt() -> list[Patch]:
         if got < owed:
             owed_by[(giver, taker)] = owed - got
 
-    return [(round_mod.Round, "_surrender", surrender)]
+    return [(steals_mod, "surrender", surrender)]
 
 
 def _bonus_never_surrendered() -> list[Patch]:
@@ -257,34 +267,34 @@ def _bonus_never_surrendered() -> list[Patch]:
     original = steals_mod.choose_surrender
 
     def choose(eligible: list[int], unit_of: dict[int, int], request: int, selection: str) -> list[int]:
-        return original([c for c in eligible if not state_mod.IS_BONUS[c]], unit_of, request, selection)
+        return original([c for c in eligible if not cards_mod.IS_BONUS[c]], unit_of, request, selection)
 
     return [(steals_mod, "choose_surrender", choose)]
 
 
 def _ppeok_uncounted_when_captured() -> list[Patch]:
     """The ppeok count is the stacks a player still owns: a captured ppeok no longer counts."""
-    original = round_mod.Round._capture_stack
+    original = turns_mod.capture_stack
 
-    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+    def capture(self: state_mod.RoundState, ctx: Any, month: int, extra: int) -> None:
         owner = self.stack_owner.get(month)
         original(self, ctx, month, extra)
         if owner is not None:
             self.seats[owner].ppeoks -= 1
 
-    return [(round_mod.Round, "_capture_stack", capture)]
+    return [(turns_mod, "capture_stack", capture)]
 
 
 _INSTANT_WINS: Final = ("chongtong", "three_ppeok", "dealer_wins_fixed")
 
 
-def _instant_win_repaid(pay: Callable[[round_mod.Round, Any, int, int], int]) -> list[Patch]:
+def _instant_win_repaid(pay: Callable[[state_mod.RoundState, Any, int, int], int]) -> list[Patch]:
     """Patch Round._end: `pay(round, settlement, payer, amount)` is what each opponent pays
     instead of `amount` for an instant win (an engine that runs every win through the factors
     of a Stop)."""
-    original = round_mod.Round._end
+    original = state_mod.end
 
-    def end(self: round_mod.Round, s: Any) -> None:
+    def end(self: state_mod.RoundState, s: Any) -> None:
         if s.kind in _INSTANT_WINS and s.winner is not None:
             payments = tuple((payer, to, pay(self, s, payer, amount)) for payer, to, amount in s.payments)
             net = [0] * self.n
@@ -294,11 +304,13 @@ def _instant_win_repaid(pay: Callable[[round_mod.Round, Any, int, int], int]) ->
             s = s._replace(net=tuple(net), payments=payments)
         original(self, s)
 
-    return [(round_mod.Round, "_end", end)]
+    return [(state_mod, "end", end)]
 
 
 def _instant_win_shake_factor() -> list[Patch]:
-    return _instant_win_repaid(lambda rnd, s, payer, amount: amount * settlement_mod._own_shake_bomb_factor(rnd._seats()[s.winner], rnd.o))
+    return _instant_win_repaid(
+        lambda rnd, s, payer, amount: amount * settlement_mod._own_shake_bomb_factor(state_mod.frozen_seats(rnd)[s.winner], rnd.o)
+    )
 
 
 def _instant_win_go_bak() -> list[Patch]:
@@ -306,7 +318,7 @@ def _instant_win_go_bak() -> list[Patch]:
 
 
 def _instant_win_go_points() -> list[Patch]:
-    def pay(rnd: round_mod.Round, s: Any, payer: int, amount: int) -> int:
+    def pay(rnd: state_mod.RoundState, s: Any, payer: int, amount: int) -> int:
         gos = rnd.seats[s.winner].gos
         carry: int = s.carry
         return (amount + settlement_mod.go_points(gos, rnd.o) * carry) * settlement_mod.go_multiplier(gos, rnd.o)
@@ -318,26 +330,26 @@ def _go_last_ignores_credits() -> list[Patch]:
     """Whether the actor has a later turn is judged by the hand alone: a bomber whose hand is
     empty but who still holds a skip credit is forced to stop."""
 
-    def forced(self: round_mod.Round, seat: int) -> bool:
+    def forced(self: state_mod.RoundState, seat: int) -> bool:
         return self.o.go_on_last_turn == "forced_stop" and (not self.seats[seat].hand or not self.stock)
 
-    return [(round_mod.Round, "_go_forced_stop", forced)]
+    return [(state_mod, "go_forced_stop", forced)]
 
 
 # ------------------------------------------------------------------ issue 15: more mutants from the prose
 
 
-def _next_round_rewrite(rewrite: Callable[[round_mod.Round, dict[str, Any]], dict[str, Any]]) -> list[Patch]:
+def _next_round_rewrite(rewrite: Callable[[state_mod.RoundState, dict[str, Any]], dict[str, Any]]) -> list[Patch]:
     """Patch Round.next_round: `rewrite` changes what a finished round hands to the next one."""
-    original = round_mod.Round.next_round
+    original = state_mod.next_round
 
-    def next_round(self: round_mod.Round) -> dict[str, Any]:
+    def next_round(self: state_mod.RoundState) -> dict[str, Any]:
         return rewrite(self, dict(original(self)))
 
-    return [(round_mod.Round, "next_round", next_round)]
+    return [(state_mod, "next_round", next_round)]
 
 
-def _kind(rnd: round_mod.Round) -> str:
+def _kind(rnd: state_mod.RoundState) -> str:
     assert rnd.settlement is not None
     return rnd.settlement.kind
 
@@ -345,7 +357,7 @@ def _kind(rnd: round_mod.Round) -> str:
 def _redeal_as_nagari_streak() -> list[Patch]:
     """A redeal is run through the void-round path for the carry (R-REDEAL: it leaves it unchanged)."""
 
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         if _kind(rnd) == "redeal":
             nxt["nagari_streak"] = rnd.nagari_streak + 1
         return nxt
@@ -354,7 +366,7 @@ def _redeal_as_nagari_streak() -> list[Patch]:
 
 
 def _redeal_counted() -> list[Patch]:
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         if _kind(rnd) == "redeal":
             nxt["counts_as_round"] = True
         return nxt
@@ -365,7 +377,7 @@ def _redeal_counted() -> list[Patch]:
 def _redeal_resets_carry() -> list[Patch]:
     """A redeal starts afresh, as if the void rounds before it were forgotten."""
 
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         if _kind(rnd) == "redeal":
             nxt["nagari_streak"], nxt["carried_multiplier"] = 0, 1
         return nxt
@@ -377,7 +389,7 @@ def _void_passes_deal(kinds: tuple[str, ...]) -> Callable[[], list[Patch]]:
     """After a round of one of `kinds` the deal passes to the next seat (R-NEXT-DEALER: it stays)."""
 
     def patches() -> list[Patch]:
-        def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+        def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
             if _kind(rnd) in kinds:
                 nxt["dealer"] = (rnd.dealer + 1) % rnd.n
             return nxt
@@ -390,7 +402,7 @@ def _void_passes_deal(kinds: tuple[str, ...]) -> Callable[[], list[Patch]]:
 def _nagari_streak_not_cumulative() -> list[Patch]:
     """Each void round sets the streak to one instead of adding to it."""
 
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         if _kind(rnd) == "nagari":
             nxt["nagari_streak"] = 1
         return nxt
@@ -401,7 +413,7 @@ def _nagari_streak_not_cumulative() -> list[Patch]:
 def _instant_win_dealer_keeps() -> list[Patch]:
     """Only a Stop passes the deal to the winner; after an instant win the dealer deals again."""
 
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         if _kind(rnd) in _INSTANT_WINS:
             nxt["dealer"] = rnd.dealer
         return nxt
@@ -412,7 +424,7 @@ def _instant_win_dealer_keeps() -> list[Patch]:
 def _pc_tie_lowest_seat() -> list[Patch]:
     """A tie for the best point-count balance goes to the lowest seat number, not turn order from the dealer."""
 
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         s = rnd.settlement
         if s is not None and s.kind == "point_count":
             nxt["dealer"] = s.net.index(max(s.net))
@@ -424,7 +436,7 @@ def _pc_tie_lowest_seat() -> list[Patch]:
 def _pc_dealer_keeps() -> list[Patch]:
     """No single player stops in the point-count variant, so the dealer keeps the deal."""
 
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         if _kind(rnd) == "point_count":
             nxt["dealer"] = rnd.dealer
         return nxt
@@ -432,7 +444,7 @@ def _pc_dealer_keeps() -> list[Patch]:
     return _next_round_rewrite(rewrite)
 
 
-def _first_dealer(draw: Callable[[Options, deal_mod.SplitMix64], int]) -> list[Patch]:
+def _first_dealer(draw: Callable[[Options, rng_mod.SplitMix64], int]) -> list[Patch]:
     """Replace the first-dealer draw everywhere it is looked up."""
     return [(deal_mod, "draw_first_dealer", draw), (match_mod, "draw_first_dealer", draw)]
 
@@ -442,7 +454,7 @@ def _day_night_draw(all_redraw: bool, kind_sign: int | None, same_deck: bool) ->
     the kind tie-break runs one way whatever the rule (`kind_sign`: +1 higher kind, 0 none, None
     as specified), or a redraw takes the next cards of the same deck (`same_deck`)."""
 
-    def draw(o: Options, rng: deal_mod.SplitMix64) -> int:
+    def draw(o: Options, rng: rng_mod.SplitMix64) -> int:
         n = o.players
         if o.first_dealer == "seeded_random":
             return rng.below(n)
@@ -474,33 +486,36 @@ def _day_night_draw(all_redraw: bool, kind_sign: int | None, same_deck: bool) ->
     return lambda: _first_dealer(draw)
 
 
-def _exhaust_winner(pick: Callable[[round_mod.Round, list[int]], int]) -> Callable[[], list[Patch]]:
+def _exhaust_winner(pick: Callable[[state_mod.RoundState, list[int]], int]) -> Callable[[], list[Patch]]:
     """R-EXHAUST-AFTER-GO with another Go-caller settled than the one who called Go last."""
 
     def patches() -> list[Patch]:
-        original = round_mod.Round._round_exhausted
+        original = turns_mod.round_exhausted
 
-        def exhausted(self: round_mod.Round) -> None:
+        def exhausted(self: state_mod.RoundState) -> None:
             callers = [s for s in range(self.n) if self.seats[s].gos > 0]
             o = self.o
             if o.scoring_system == "gostop" and callers and o.deck_exhausted_after_go == "last_go_caller_wins":
                 winner = pick(self, callers)
-                self._end(
-                    settlement_mod.settle_stop("last_go_caller_wins", winner, self._seats(), self.nagari_streak, o, self.carried_multiplier)
+                state_mod.end(
+                    self,
+                    settlement_mod.settle_stop(
+                        "last_go_caller_wins", winner, state_mod.frozen_seats(self), self.nagari_streak, o, self.carried_multiplier
+                    ),
                 )
                 return
             original(self)
 
-        return [(round_mod.Round, "_round_exhausted", exhausted)]
+        return [(turns_mod, "round_exhausted", exhausted)]
 
     return patches
 
 
-def _advance_when(has_turn: Callable[[round_mod.Round, int], bool]) -> list[Patch]:
+def _advance_when(has_turn: Callable[[state_mod.RoundState, int], bool]) -> list[Patch]:
     """Patch Round._advance: the next player is the next seat for which `has_turn` holds, instead
     of Round._has_turn (which the Go/Stop checks keep using)."""
 
-    def advance(self: round_mod.Round, actor: int) -> None:
+    def advance(self: state_mod.RoundState, actor: int) -> None:
         if self.stock:
             for k in range(1, self.n + 1):
                 seat = (actor + k) % self.n
@@ -508,9 +523,9 @@ def _advance_when(has_turn: Callable[[round_mod.Round, int], bool]) -> list[Patc
                     self.to_act = seat
                     self.decision = state_mod.TURN
                     return
-        self._round_exhausted()
+        turns_mod.round_exhausted(self)
 
-    return [(round_mod.Round, "_advance", advance)]
+    return [(turns_mod, "advance", advance)]
 
 
 def _advance_by_hand() -> list[Patch]:
@@ -523,10 +538,10 @@ def _go_last_ignores_stock() -> list[Patch]:
     """Whether the actor has a later turn is judged by their own hand and credits alone: an
     empty stock does not force a Stop."""
 
-    def forced(self: round_mod.Round, seat: int) -> bool:
-        return self.o.go_on_last_turn == "forced_stop" and not self._has_turn(seat)
+    def forced(self: state_mod.RoundState, seat: int) -> bool:
+        return self.o.go_on_last_turn == "forced_stop" and not state_mod.has_turn(self, seat)
 
-    return [(round_mod.Round, "_go_forced_stop", forced)]
+    return [(state_mod, "go_forced_stop", forced)]
 
 
 def _go_base_first_only() -> list[Patch]:
@@ -548,48 +563,48 @@ def _go_base_first_only() -> list[Patch]:
 def _final_ppeok_uncounted() -> list[Patch]:
     """A last-turn ppeok captured at once (final_turn_ppeok = capture_three) is not counted,
     because no stack was left (R-THREE-PPEOK counts it)."""
-    original = round_mod.Round._ppeok
+    original = turns_mod.ppeok
 
-    def ppeok(self: round_mod.Round, ctx: Any, f: int) -> None:
+    def ppeok(self: state_mod.RoundState, ctx: Any, f: int) -> None:
         original(self, ctx, f)
         if ctx.made_ppeok and ctx.month not in self.stack_owner:
             self.seats[ctx.actor].ppeoks -= 1
             ctx.made_ppeok = False
 
-    return [(round_mod.Round, "_ppeok", ppeok)]
+    return [(turns_mod, "ppeok", ppeok)]
 
 
 def _three_ppeok_after_steals() -> list[Patch]:
     """The turn's steals are performed before the three-ppeok instant win ends the round."""
-    original = round_mod.Round._finish
+    original = turns_mod.finish
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
+    def finish(self: state_mod.RoundState, ctx: Any) -> None:
         if ctx.made_ppeok and self.seats[ctx.actor].ppeoks == 3 and self.o.three_ppeok_win != "off" and self.pending_steals:
-            self._perform_steals(ctx.actor, False)
+            steals_mod.perform_steals(self, ctx.actor, False)
         original(self, ctx)
 
-    return [(round_mod.Round, "_finish", finish)]
+    return [(turns_mod, "finish", finish)]
 
 
-def _sweep_rewrite(swept: Callable[[round_mod.Round, Any], bool]) -> list[Patch]:
+def _sweep_rewrite(swept: Callable[[state_mod.RoundState, Any], bool]) -> list[Patch]:
     """Patch Round._check_sweep under the default definition: `swept` says whether the turn sweeps."""
-    original = round_mod.Round._check_sweep
+    original = turns_mod.check_sweep
 
-    def check(self: round_mod.Round, ctx: Any) -> None:
+    def check(self: state_mod.RoundState, ctx: Any) -> None:
         o = self.o
         if o.sweep_steal > 0 and ctx.captures and swept(self, ctx):
-            self._emit("sweep", ctx.actor, (), ("R-SWEEP",), {"definition": o.sweep_definition})
-            self._request("sweep", o.sweep_steal, ctx.actor)
+            state_mod.emit(self, "sweep", ctx.actor, (), ("R-SWEEP",), {"definition": o.sweep_definition})
+            steals_mod.request(self, "sweep", o.sweep_steal, ctx.actor)
             return
         original(self, ctx)
 
-    return [(round_mod.Round, "_check_sweep", check)]
+    return [(turns_mod, "check_sweep", check)]
 
 
 def _sweep_before_flip() -> list[Patch]:
     """The table is checked after the hand capture: a flipped card left alone on it still sweeps."""
 
-    def swept(rnd: round_mod.Round, ctx: Any) -> bool:
+    def swept(rnd: state_mod.RoundState, ctx: Any) -> bool:
         left = [c for month in rnd.table for c in month]
         return (
             rnd.o.sweep_definition == "table_empty_at_turn_end" and ctx.flip is not None and left == [ctx.flip] and ctx.hand in ctx.captures
@@ -601,7 +616,7 @@ def _sweep_before_flip() -> list[Patch]:
 def _sweep_ignores_stacks() -> list[Patch]:
     """Only loose cards count: a table holding nothing but stacks is swept."""
 
-    def swept(rnd: round_mod.Round, ctx: Any) -> bool:
+    def swept(rnd: state_mod.RoundState, ctx: Any) -> bool:
         loose = [c for m, cards in enumerate(rnd.table) if m not in rnd.stack_owner for c in cards]
         return rnd.o.sweep_definition == "table_empty_at_turn_end" and not loose
 
@@ -612,7 +627,7 @@ def _two_cards_sweep(loose: Callable[[list[int]], bool]) -> Callable[[], list[Pa
     """two_cards_cleared with another condition on the table at the turn's start."""
 
     def patches() -> list[Patch]:
-        def swept(rnd: round_mod.Round, ctx: Any) -> bool:
+        def swept(rnd: state_mod.RoundState, ctx: Any) -> bool:
             start = rnd.table_at_start
             return rnd.o.sweep_definition == "two_cards_cleared" and loose(start) and all(c in ctx.captures for c in start)
 
@@ -625,7 +640,7 @@ def _steals_per_request(combine: str) -> list[Patch]:
     """R-EVENTS-STACK done another way: `separate` surrenders each request on its own, `largest`
     only the largest request of each opponent, `first` only the turn's first request."""
 
-    def perform(self: round_mod.Round, actor: int, final: bool) -> None:
+    def perform(self: state_mod.RoundState, actor: int, final: bool) -> None:
         o = self.o
         requests: list[tuple[str, int, tuple[int, ...]]] = [r for r in self.pending_steals if not (final and r[0] in o.final_turn_exempt)]
         self.pending_steals = []
@@ -633,53 +648,53 @@ def _steals_per_request(combine: str) -> list[Patch]:
             requests = requests[:1]
         if combine == "separate":
             for kind, units, payers in requests:
-                for payer in self._others(actor):
+                for payer in state_mod.others(self, actor):
                     if payer in payers:
-                        self._surrender(payer, actor, units, (steals_mod.STEAL_CLAUSE[kind],))
+                        steals_mod.surrender(self, payer, actor, units, (steals_mod.STEAL_CLAUSE[kind],))
             return
         owed = [0] * self.n
         for _, units, payers in requests:
             for p in payers:
                 owed[p] = max(owed[p], units) if combine == "largest" else owed[p] + units
-        for payer in self._others(actor):
+        for payer in state_mod.others(self, actor):
             if owed[payer]:
-                self._surrender(payer, actor, owed[payer], ())
+                steals_mod.surrender(self, payer, actor, owed[payer], ())
 
-    return [(round_mod.Round, "_perform_steals", perform)]
+    return [(steals_mod, "perform_steals", perform)]
 
 
 def _bomb_bonus_steal_exempt() -> list[Patch]:
     """A final turn withholds every steal, the bomb and bonus-card steals too (R-FINAL-TURN: never those)."""
-    original = round_mod.Round._perform_steals
+    original = steals_mod.perform_steals
 
-    def perform(self: round_mod.Round, actor: int, final: bool) -> None:
+    def perform(self: state_mod.RoundState, actor: int, final: bool) -> None:
         if final:
             self.pending_steals = [r for r in self.pending_steals if r[0] not in ("bomb", "bonus")]
         original(self, actor, final)
 
-    return [(round_mod.Round, "_perform_steals", perform)]
+    return [(steals_mod, "perform_steals", perform)]
 
 
 def _stack_bonus_to_creator() -> list[Patch]:
     """The bonus cards buried in a ppeok stack go back to its creator when it is captured."""
-    original = round_mod.Round._capture_stack
+    original = turns_mod.capture_stack
 
-    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+    def capture(self: state_mod.RoundState, ctx: Any, month: int, extra: int) -> None:
         owner = self.stack_owner.get(month)
         buried = list(self.stack_bonus.get(month, []))
         if owner is not None and owner != ctx.actor and buried:
             self.stack_bonus[month] = []
-            self._gain(owner, buried)
+            state_mod.gain(self, owner, buried)
         original(self, ctx, month, extra)
 
-    return [(round_mod.Round, "_capture_stack", capture)]
+    return [(turns_mod, "capture_stack", capture)]
 
 
 def _flip_bonus_not_buried() -> list[Patch]:
     """A bonus card flipped in a ppeok turn goes to the actor's pile instead of into the stack."""
-    original = round_mod.Round._ppeok
+    original = turns_mod.ppeok
 
-    def ppeok(self: round_mod.Round, ctx: Any, f: int) -> None:
+    def ppeok(self: state_mod.RoundState, ctx: Any, f: int) -> None:
         kept = list(ctx.flip_bonus)
         original(self, ctx, f)
         month = ctx.month
@@ -687,20 +702,20 @@ def _flip_bonus_not_buried() -> list[Patch]:
             self.stack_bonus[month] = [b for b in self.stack_bonus.get(month, []) if b not in kept]
             ctx.flip_bonus = tuple(kept)
 
-    return [(round_mod.Round, "_ppeok", ppeok)]
+    return [(turns_mod, "ppeok", ppeok)]
 
 
 def _stack_bonus_steals() -> list[Patch]:
     """Bonus cards captured inside a stack grant the bonus-card steal (R-BONUS-STEAL: they grant nothing)."""
-    original = round_mod.Round._capture_stack
+    original = turns_mod.capture_stack
 
-    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+    def capture(self: state_mod.RoundState, ctx: Any, month: int, extra: int) -> None:
         buried = len(self.stack_bonus.get(month, []))
         original(self, ctx, month, extra)
         for _ in range(buried):
-            self._request("bonus", self.o.bonus_steal, ctx.actor)
+            steals_mod.request(self, "bonus", self.o.bonus_steal, ctx.actor)
 
-    return [(round_mod.Round, "_capture_stack", capture)]
+    return [(turns_mod, "capture_stack", capture)]
 
 
 def _dual_decision_kept() -> list[Patch]:
@@ -711,25 +726,26 @@ def _dual_decision_kept() -> list[Patch]:
     def apply(self: round_mod.Round, a: Any) -> Any:
         if a.type != "dual_to_junk" or self.decision != state_mod.GO_STOP:
             return original(self, a)
-        self._advance = lambda actor: None  # type: ignore[method-assign]
+        advance = turns_mod.advance
+        turns_mod.advance = lambda s, actor: None
         try:
             return original(self, a)
         finally:
-            del self._advance
+            turns_mod.advance = advance
 
     return [(round_mod.Round, "apply", apply)]
 
 
 def _stolen_dual_reverts() -> list[Patch]:
     """A surrendered dual-role card counts as an animal again for its taker (R-STEAL: it keeps its role)."""
-    original = round_mod.Round._surrender
+    original = steals_mod.surrender
 
-    def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
+    def surrender(self: state_mod.RoundState, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
         before = set(self.seats[taker].dual_junk)
         original(self, giver, taker, units, why)
         self.seats[taker].dual_junk = before
 
-    return [(round_mod.Round, "_surrender", surrender)]
+    return [(steals_mod, "surrender", surrender)]
 
 
 def _best_base_scores(seat: settlement_mod.Seat, o: Options) -> list[Any]:
@@ -808,29 +824,29 @@ def _meongbak_under_meongtta() -> list[Patch]:
     return _bak_added(extra)
 
 
-def _flip_rewrite(rewrite: Callable[[round_mod.Round, Any], None]) -> list[Patch]:
+def _flip_rewrite(rewrite: Callable[[state_mod.RoundState, Any], None]) -> list[Patch]:
     """Patch Round._flip: `rewrite` changes the turn's last-turn flags after the flip."""
-    original = round_mod.Round._flip
+    original = turns_mod.flip
 
-    def flip(self: round_mod.Round, ctx: Any) -> None:
+    def flip(self: state_mod.RoundState, ctx: Any) -> None:
         original(self, ctx)
         rewrite(self, ctx)
 
-    return [(round_mod.Round, "_flip", flip)]
+    return [(turns_mod, "flip", flip)]
 
 
-def _actor_last_by_hand(rnd: round_mod.Round, ctx: Any) -> None:
+def _actor_last_by_hand(rnd: state_mod.RoundState, ctx: Any) -> None:
     ctx.actor_last = not rnd.seats[ctx.actor].hand
 
 
-def _round_last_by_stock(rnd: round_mod.Round, ctx: Any) -> None:
+def _round_last_by_stock(rnd: state_mod.RoundState, ctx: Any) -> None:
     ctx.round_last = not rnd.stock
 
 
 def _round_scope_includes_own_last() -> list[Patch]:
     """Under round_final_turn, a player's own last turn is final too (the two scopes mixed up)."""
 
-    def rewrite(rnd: round_mod.Round, ctx: Any) -> None:
+    def rewrite(rnd: state_mod.RoundState, ctx: Any) -> None:
         if rnd.o.final_turn_scope == "round_final_turn" and ctx.actor_last:
             ctx.round_last = True
 
@@ -841,7 +857,7 @@ def _own_scope_misses_round_last() -> list[Patch]:
     """Under each_player_last_hand_card only the actor's own last turn is final: the turn that
     empties the stock while the actor still holds a card is not (R-FINAL-TURN: it is final as well)."""
 
-    def rewrite(rnd: round_mod.Round, ctx: Any) -> None:
+    def rewrite(rnd: state_mod.RoundState, ctx: Any) -> None:
         if rnd.o.final_turn_scope == "each_player_last_hand_card" and not ctx.actor_last:
             ctx.round_last = False
 
@@ -850,9 +866,9 @@ def _own_scope_misses_round_last() -> list[Patch]:
 
 def _chongtong_order_from_dealer() -> list[Patch]:
     """Two chongtong holders are ranked in turn order from the dealer, not from the first player."""
-    original = round_mod.Round._deal_time
+    original = dealtime_mod.deal_time
 
-    def deal_time(self: round_mod.Round, table: list[int], stacks: Any, fresh: bool) -> None:
+    def deal_time(self: state_mod.RoundState, table: list[int], stacks: Any, fresh: bool) -> None:
         first = self.to_act
         self.to_act = self.dealer
         try:
@@ -860,30 +876,30 @@ def _chongtong_order_from_dealer() -> list[Patch]:
         finally:
             self.to_act = first
 
-    return [(round_mod.Round, "_deal_time", deal_time)]
+    return [(dealtime_mod, "deal_time", deal_time)]
 
 
 def _chongtong_months_as_holders() -> list[Patch]:
     """Chongtongs are counted by month: one player holding two complete months is handled as two
     holders (R-CHONGTONG-MULTI is about two or more players)."""
-    original = round_mod.Round._deal_time
+    original = dealtime_mod.deal_time
 
-    def deal_time(self: round_mod.Round, table: list[int], stacks: Any, fresh: bool) -> None:
+    def deal_time(self: state_mod.RoundState, table: list[int], stacks: Any, fresh: bool) -> None:
         original(self, table, stacks, fresh)
         s = self.settlement
         o = self.o
         if s is None or s.kind != "chongtong" or o.hand_chongtong != "instant_win" or s.winner is None:
             return
-        full = [m for m, k in enumerate(self._month_counts(s.winner)) if m and k == 4]
+        full = [m for m, k in enumerate(state_mod.month_counts(self, s.winner)) if m and k == 4]
         if len(full) < 2 or o.multiple_chongtong not in ("redeal", "nagari"):
             return
-        self._out = [e for e in self._out if e.kind != "round_end"]
+        self.events = [e for e in self.events if e.kind != "round_end"]
         self.settlement = None
         kind = o.multiple_chongtong
         clause = "R-REDEAL" if kind == "redeal" else "R-NAGARI"
-        self._end(settlement_mod.settle_void(kind, self.n, ("R-CHONGTONG-MULTI", clause)))
+        state_mod.end(self, settlement_mod.settle_void(kind, self.n, ("R-CHONGTONG-MULTI", clause)))
 
-    return [(round_mod.Round, "_deal_time", deal_time)]
+    return [(dealtime_mod, "deal_time", deal_time)]
 
 
 MUTANTS: tuple[Mutant, ...] = (
@@ -1233,7 +1249,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "round",
         "R-EXHAUST-AFTER-GO",
         "when the stock runs out after several Gos the caller with the best base wins",
-        _exhaust_winner(lambda rnd, callers: max(callers, key=lambda s: (rnd._base(s), -s))),
+        _exhaust_winner(lambda rnd, callers: max(callers, key=lambda s: (state_mod.base(rnd, s), -s))),
     ),
     Mutant("skip-credit-passed-over", "go-stop", "R-BOMB-SKIP", "a player holding only skip credits is passed over", _advance_by_hand),
     Mutant("go-last-ignores-stock", "go-stop", "R-GO-LAST", "an empty stock does not force a Stop", _go_last_ignores_stock),

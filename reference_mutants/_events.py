@@ -11,60 +11,64 @@ import itertools
 from collections.abc import Callable
 from typing import Any, Final
 
-import gostop_conformance.reference._round as round_mod
+import gostop_conformance.reference._actions as actions_mod
+import gostop_conformance.reference._dealtime as dealtime_mod
+import gostop_conformance.reference._legal as legal_mod
 import gostop_conformance.reference._settlement as settlement_mod
+import gostop_conformance.reference._state as state_mod
 import gostop_conformance.reference._steals as steals_mod
+import gostop_conformance.reference._turns as turns_mod
 from gostop_conformance.mutants._base import Mutant, Patch, _instant_win_repaid, _options
 
-Hook = Callable[[round_mod.Round, Any], None]
+Hook = Callable[[state_mod.RoundState, Any], None]
 
 
 def _skip_flip_jjok() -> list[Patch]:
     """A flip that pairs a single table card on a skip turn, where the hand captured nothing, is
     taken for a jjok (R-JJOK: only a played hand card can make one)."""
-    original = round_mod.Round._finish
+    original = turns_mod.finish
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
+    def finish(self: state_mod.RoundState, ctx: Any) -> None:
         if ctx.mode == "skip" and ctx.flip is not None and len(ctx.captures) == 2 and ctx.flip in ctx.captures:
-            self._request("jjok", self.o.jjok_steal, ctx.actor)
+            steals_mod.request(self, "jjok", self.o.jjok_steal, ctx.actor)
         original(self, ctx)
 
-    return [(round_mod.Round, "_finish", finish)]
+    return [(turns_mod, "finish", finish)]
 
 
 def _flip_hook(hook: Hook) -> list[Patch]:
     """Patch Round._flip: `hook(round, turn)` runs just before the flip, when `_bomb` has already
     removed the played cards, requested its steal and given its credits."""
-    original = round_mod.Round._flip
+    original = turns_mod.flip
 
-    def flip(self: round_mod.Round, ctx: Any) -> None:
+    def flip(self: state_mod.RoundState, ctx: Any) -> None:
         hook(self, ctx)
         original(self, ctx)
 
-    return [(round_mod.Round, "_flip", flip)]
+    return [(turns_mod, "flip", flip)]
 
 
 def _bomb_also_ttadak() -> list[Patch]:
     """A bomb takes all four cards of a month, so it is also paid as a ttadak."""
 
-    def hook(rnd: round_mod.Round, ctx: Any) -> None:
+    def hook(rnd: state_mod.RoundState, ctx: Any) -> None:
         if ctx.mode == "bomb":
-            rnd._request("ttadak", rnd.o.ttadak_steal, ctx.actor)
+            steals_mod.request(rnd, "ttadak", rnd.o.ttadak_steal, ctx.actor)
 
     return _flip_hook(hook)
 
 
-def _bomb_played(rnd: round_mod.Round, ctx: Any) -> int:
+def _bomb_played(rnd: state_mod.RoundState, ctx: Any) -> int:
     """How many hand cards this turn's bomb played, read from its `bomb` event (0: no bomb)."""
     if ctx.mode != "bomb":
         return 0
-    return next((len(e.cards) for e in reversed(rnd._out) if e.kind == "bomb"), 0)
+    return next((len(e.cards) for e in reversed(rnd.events) if e.kind == "bomb"), 0)
 
 
 def _two_card_credit() -> list[Patch]:
     """Every two-card bomb gives its skip credit, not only a full bomb (R-BOMB-TWO)."""
 
-    def hook(rnd: round_mod.Round, ctx: Any) -> None:
+    def hook(rnd: state_mod.RoundState, ctx: Any) -> None:
         o = rnd.o
         if (
             ctx.mode == "bomb"
@@ -80,10 +84,10 @@ def _two_card_credit() -> list[Patch]:
 def _capture_only_steals() -> list[Patch]:
     """A two-card bomb under capture_only still takes the bomb steal."""
 
-    def hook(rnd: round_mod.Round, ctx: Any) -> None:
+    def hook(rnd: state_mod.RoundState, ctx: Any) -> None:
         o = rnd.o
         if ctx.mode == "bomb" and _bomb_played(rnd, ctx) == 2 and o.two_card_bomb == "capture_only":
-            rnd._request("bomb", o.bomb_steal, ctx.actor)
+            steals_mod.request(rnd, "bomb", o.bomb_steal, ctx.actor)
 
     return _flip_hook(hook)
 
@@ -91,7 +95,7 @@ def _capture_only_steals() -> list[Patch]:
 def _credit_per_card() -> list[Patch]:
     """A bomb gives one skip credit per card played instead of one per extra card."""
 
-    def hook(rnd: round_mod.Round, ctx: Any) -> None:
+    def hook(rnd: state_mod.RoundState, ctx: Any) -> None:
         o = rnd.o
         played = _bomb_played(rnd, ctx) if ctx.mode == "bomb" else 0
         if played and o.bomb_compensation == "skip_credits_2" and (played == 3 or o.two_card_bomb == "full_bomb"):
@@ -102,51 +106,51 @@ def _credit_per_card() -> list[Patch]:
 
 def _two_card_without_bomb() -> list[Patch]:
     """bomb_enabled = false switches off the three-card bomb only: two-card bombs stay allowed."""
-    original = round_mod.Round._bomb_months
+    original = legal_mod.bomb_months
 
-    def months(self: round_mod.Round, seat: int) -> list[int]:
+    def months(self: state_mod.RoundState, seat: int) -> list[int]:
         o = self.o
         if o.bomb_enabled or o.two_card_bomb == "off":
             return original(self, seat)
-        counts = self._month_counts(seat)
+        counts = state_mod.month_counts(self, seat)
         return [m for m, held in enumerate(counts) if held == 2 and m not in self.stack_owner and len(self.table[m]) == 2]
 
-    return [(round_mod.Round, "_bomb_months", months)]
+    return [(legal_mod, "bomb_months", months)]
 
 
 def _ppeok_steals() -> list[Patch]:
     """Making a ppeok is paid like capturing a stack: one junk from each opponent."""
-    original = round_mod.Round._ppeok
+    original = turns_mod.ppeok
 
-    def ppeok(self: round_mod.Round, ctx: Any, f: int) -> None:
+    def ppeok(self: state_mod.RoundState, ctx: Any, f: int) -> None:
         original(self, ctx, f)
         if ctx.made_ppeok:
-            self._request("stack_capture", self.o.ppeok_capture_steal, ctx.actor)
+            steals_mod.request(self, "stack_capture", self.o.ppeok_capture_steal, ctx.actor)
 
-    return [(round_mod.Round, "_ppeok", ppeok)]
+    return [(turns_mod, "ppeok", ppeok)]
 
 
-def _stack_capture_rewrite(drop: Callable[[round_mod.Round, Any, int | None, int], bool]) -> list[Patch]:
+def _stack_capture_rewrite(drop: Callable[[state_mod.RoundState, Any, int | None, int], bool]) -> list[Patch]:
     """Patch Round._capture_stack: the steal it requests is dropped when `drop(round, turn, owner,
     fourth card)` holds."""
-    original = round_mod.Round._capture_stack
+    original = turns_mod.capture_stack
 
-    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+    def capture(self: state_mod.RoundState, ctx: Any, month: int, extra: int) -> None:
         owner = self.stack_owner.get(month)
         before = len(self.pending_steals)
         original(self, ctx, month, extra)
         if drop(self, ctx, owner, extra):
             del self.pending_steals[before:]
 
-    return [(round_mod.Round, "_capture_stack", capture)]
+    return [(turns_mod, "capture_stack", capture)]
 
 
-def _flipped_ppeok_no_steal(rnd: round_mod.Round, ctx: Any, owner: int | None, extra: int) -> bool:
+def _flipped_ppeok_no_steal(rnd: state_mod.RoundState, ctx: Any, owner: int | None, extra: int) -> bool:
     """Only a hand card taking a ppeok stack is paid; a flipped fourth card just captures it."""
     return owner is not None and extra == ctx.flip and extra != ctx.hand
 
 
-def _own_ppeok_creator_only(rnd: round_mod.Round, ctx: Any, owner: int | None, extra: int) -> bool:
+def _own_ppeok_creator_only(rnd: state_mod.RoundState, ctx: Any, owner: int | None, extra: int) -> bool:
     """Under creator_only the payer is the stack's creator even when the creator captures it,
     so a jappeok is paid by nobody."""
     return owner == ctx.actor and rnd.o.ppeok_steal_payers == "creator_only"
@@ -182,45 +186,46 @@ def _choose_by(key: Callable[[int, int, list[int]], Any]) -> list[Patch]:
 def _shake_again_with_four() -> list[Patch]:
     """A month already shaken once may be shaken again while all four of its cards are in hand (a
     fourth card drawn after a shake of three, or a dealt four under hand_chongtong = ignore)."""
-    original = round_mod.Round._shake_months
+    original = legal_mod.shake_months
 
-    def months(self: round_mod.Round, seat: int, counts: list[int] | None = None) -> list[int]:
+    def months(self: state_mod.RoundState, seat: int, counts: list[int] | None = None) -> list[int]:
         out = original(self, seat, counts)
-        counts = counts or self._month_counts(seat)
+        counts = counts or state_mod.month_counts(self, seat)
         p = self.seats[seat]
         again = [m for m in set(p.shaken_months) if counts[m] == 4 and p.shaken_months.count(m) == 1 and self.o.shake_enabled]
         return sorted(set(out) | set(again))
 
-    return [(round_mod.Round, "_shake_months", months)]
+    return [(legal_mod, "shake_months", months)]
 
 
 def _later_four_chongtong() -> list[Patch]:
     """A four of a month completed in hand by a bonus replacement wins at once as a chongtong
     (R-FOUR-IN-HAND-LATER: it is never one)."""
-    original = round_mod.Round._bonus
+    original = actions_mod.bonus
 
-    def bonus(self: round_mod.Round, c: int) -> None:
+    def bonus(self: state_mod.RoundState, c: int) -> None:
         original(self, c)
         o = self.o
         seat = self.to_act
-        if o.hand_chongtong == "instant_win" and 4 in self._month_counts(seat)[1:]:
+        if o.hand_chongtong == "instant_win" and 4 in state_mod.month_counts(self, seat)[1:]:
             points = settlement_mod.fixed_points(o, o.chongtong_points)
-            self._end(
+            state_mod.end(
+                self,
                 settlement_mod.settle_fixed(
                     "chongtong", seat, points, self.n, self.nagari_streak, o, ("R-CHONGTONG",), self.carried_multiplier
-                )
+                ),
             )
 
-    return [(round_mod.Round, "_bonus", bonus)]
+    return [(actions_mod, "bonus", bonus)]
 
 
 def _chongtong_per_month() -> list[Patch]:
     """A chongtong holder with two complete months is paid once per month."""
 
-    def pay(rnd: round_mod.Round, s: Any, payer: int, amount: int) -> int:
+    def pay(rnd: state_mod.RoundState, s: Any, payer: int, amount: int) -> int:
         if s.kind != "chongtong":
             return amount
-        months = sum(1 for k in rnd._month_counts(s.winner)[1:] if k == 4)
+        months = sum(1 for k in state_mod.month_counts(rnd, s.winner)[1:] if k == 4)
         return amount * max(months, 1)
 
     return _instant_win_repaid(pay)
@@ -228,16 +233,16 @@ def _chongtong_per_month() -> list[Patch]:
 
 def _higher_month_by_lowest() -> list[Patch]:
     """Under higher_month each holder is ranked by their first (lowest) complete month, not the higher one."""
-    original = round_mod.Round._hand_chongtong
+    original = dealtime_mod.hand_chongtong
 
-    def hand_chongtong(self: round_mod.Round) -> Any:
+    def hand_chongtong(self: state_mod.RoundState) -> Any:
         s = original(self)
         o = self.o
         if s is None or s.kind != "chongtong" or o.multiple_chongtong != "higher_month" or "R-CHONGTONG-MULTI" not in s.clauses:
             return s
         lowest = {}
         for seat in range(self.n):
-            full = [m for m, k in enumerate(self._month_counts(seat)) if m and k == 4]
+            full = [m for m, k in enumerate(state_mod.month_counts(self, seat)) if m and k == 4]
             if full:
                 lowest[seat] = min(full)
         winner = max(lowest, key=lambda seat: lowest[seat])
@@ -246,38 +251,38 @@ def _higher_month_by_lowest() -> list[Patch]:
         points = settlement_mod.fixed_points(o, o.chongtong_points)
         return settlement_mod.settle_fixed("chongtong", winner, points, self.n, self.nagari_streak, o, s.clauses, self.carried_multiplier)
 
-    return [(round_mod.Round, "_hand_chongtong", hand_chongtong)]
+    return [(dealtime_mod, "hand_chongtong", hand_chongtong)]
 
 
 def _award_round_first_turn() -> list[Patch]:
     """The "first turn" read as the round's first move: only the player who opens the round can earn an award."""
-    original = round_mod.Round._first_turn_awards
+    original = turns_mod.first_turn_awards
 
-    def awards(self: round_mod.Round, ctx: Any) -> None:
+    def awards(self: state_mod.RoundState, ctx: Any) -> None:
         if sum(p.turns_taken for p in self.seats) == 1:  # the actor's own count is already 1
             original(self, ctx)
 
-    return [(round_mod.Round, "_first_turn_awards", awards)]
+    return [(turns_mod, "first_turn_awards", awards)]
 
 
 def _award_carried() -> list[Patch]:
     """The first-turn award is multiplied by the nagari carry, like a chongtong."""
-    original = round_mod.Round._first_turn_awards
+    original = turns_mod.first_turn_awards
 
-    def awards(self: round_mod.Round, ctx: Any) -> None:
+    def awards(self: state_mod.RoundState, ctx: Any) -> None:
         before = len(self.side_payments)
         original(self, ctx)
         carry = settlement_mod.carry_factor(self.nagari_streak, self.o) * self.carried_multiplier
         self.side_payments[before:] = [(payer, payee, points * carry) for payer, payee, points in self.side_payments[before:]]
 
-    return [(round_mod.Round, "_first_turn_awards", awards)]
+    return [(turns_mod, "first_turn_awards", awards)]
 
 
 def _three_ppeok_round_total() -> list[Patch]:
     """The round's third ppeok, whoever made the other two, wins for its maker."""
-    original = round_mod.Round._finish
+    original = turns_mod.finish
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
+    def finish(self: state_mod.RoundState, ctx: Any) -> None:
         me = self.seats[ctx.actor]
         own = me.ppeoks
         if ctx.made_ppeok and own != 3 and sum(p.ppeoks for p in self.seats) == 3:
@@ -289,19 +294,19 @@ def _three_ppeok_round_total() -> list[Patch]:
             return
         original(self, ctx)
 
-    return [(round_mod.Round, "_finish", finish)]
+    return [(turns_mod, "finish", finish)]
 
 
 def _later_four_declarable() -> list[Patch]:
     """Every four held at the start of a turn may be declared, however it was completed."""
 
-    def chongtong_months(self: round_mod.Round, seat: int) -> list[int]:
+    def chongtong_months(self: state_mod.RoundState, seat: int) -> list[int]:
         if self.o.hand_chongtong != "instant_win_or_continue" or self.forced_card is not None:
             return []
-        counts = self._month_counts(seat)
+        counts = state_mod.month_counts(self, seat)
         return [m for m in range(1, 13) if counts[m] == 4]
 
-    return [(round_mod.Round, "_chongtong_months", chongtong_months)]
+    return [(legal_mod, "chongtong_months", chongtong_months)]
 
 
 MUTANTS: Final[tuple[Mutant, ...]] = (

@@ -23,10 +23,13 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-import gostop_conformance.reference._round as round_mod
+import gostop_conformance.reference._actions as actions_mod
+import gostop_conformance.reference._cards as cards_mod
 import gostop_conformance.reference._scoring as scoring_mod
 import gostop_conformance.reference._settlement as settlement_mod
 import gostop_conformance.reference._state as state_mod
+import gostop_conformance.reference._steals as steals_mod
+import gostop_conformance.reference._turns as turns_mod
 from gostop_conformance.mutants._base import Mutant, Patch, _options
 from gostop_conformance.reference._events import Event
 from gostop_conformance.spec import Options
@@ -41,9 +44,9 @@ def _stack_captures_steal_once() -> list[Patch]:
     """Two stacks captured in one turn (the hand card takes one, the flipped card another) grant
     a single stack-capture steal: the engine keeps a per-turn flag instead of one request per
     capture (R-EVENTS-STACK: every request of the turn is added up)."""
-    original = round_mod.Round._perform_steals
+    original = steals_mod.perform_steals
 
-    def perform(self: round_mod.Round, actor: int, final: bool) -> None:
+    def perform(self: state_mod.RoundState, actor: int, final: bool) -> None:
         kept: list[tuple[str, int, tuple[int, ...]]] = []
         for request in self.pending_steals:
             if request[0] != "stack_capture" or all(k[0] != "stack_capture" for k in kept):
@@ -51,7 +54,7 @@ def _stack_captures_steal_once() -> list[Patch]:
         self.pending_steals = kept
         original(self, actor, final)
 
-    return [(round_mod.Round, "_perform_steals", perform)]
+    return [(steals_mod, "perform_steals", perform)]
 
 
 def _reamounted(amount: Callable[[settlement_mod.LoserLine, settlement_mod.Seat, settlement_mod.Settlement, Options], int]) -> list[Patch]:
@@ -129,9 +132,9 @@ def _shakes_bombs_counted_once() -> list[Patch]:
 def _first_ppeok_award_any_turn() -> list[Patch]:
     """The first-ppeok award (첫뻑) is paid for a player's first ppeok of the round, on whichever
     turn it comes (R-FIRST-TURN-AWARD: only a ppeok made on the player's own first turn)."""
-    original = round_mod.Round._finish
+    original = turns_mod.finish
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
+    def finish(self: state_mod.RoundState, ctx: Any) -> None:
         me = self.seats[ctx.actor]
         taken = me.turns_taken
         later_first = bool(ctx.made_ppeok) and me.ppeoks == 1 and taken > 0
@@ -143,7 +146,7 @@ def _first_ppeok_award_any_turn() -> list[Patch]:
             if later_first:
                 me.turns_taken = taken + 1
 
-    return [(round_mod.Round, "_finish", finish)]
+    return [(turns_mod, "finish", finish)]
 
 
 # ------------------------------------------------------------------ threshold
@@ -159,21 +162,21 @@ def _go_threshold_before_steals() -> list[Patch]:
     """The Go/Stop eligibility is judged on the base score before the turn's steals, so a point
     completed by a stolen junk card offers nothing (R-GO-WHEN: the decision comes after the
     steals, on the score they made)."""
-    before: weakref.WeakKeyDictionary[round_mod.Round, tuple[int, int]] = weakref.WeakKeyDictionary()
-    perform_original = round_mod.Round._perform_steals
-    eligible_original = round_mod.Round._go_eligible
+    before: weakref.WeakKeyDictionary[state_mod.RoundState, tuple[int, int]] = weakref.WeakKeyDictionary()
+    perform_original = steals_mod.perform_steals
+    eligible_original = state_mod.go_eligible
 
-    def perform(self: round_mod.Round, actor: int, final: bool) -> None:
-        before[self] = (actor, self._base(actor))
+    def perform(self: state_mod.RoundState, actor: int, final: bool) -> None:
+        before[self] = (actor, state_mod.base(self, actor))
         perform_original(self, actor, final)
 
-    def eligible(self: round_mod.Round, seat: int, base: int) -> bool:
+    def eligible(self: state_mod.RoundState, seat: int, base: int) -> bool:
         seen = before.pop(self, None)
         if seen is not None and seen[0] == seat:
             base = seen[1]
         return eligible_original(self, seat, base)
 
-    return [(round_mod.Round, "_perform_steals", perform), (round_mod.Round, "_go_eligible", eligible)]
+    return [(steals_mod, "perform_steals", perform), (state_mod, "go_eligible", eligible)]
 
 
 def _go_bak_needs_threshold() -> list[Patch]:
@@ -204,15 +207,15 @@ def _go_bak_needs_threshold() -> list[Patch]:
 def _go_rise_after_steal_loss() -> list[Patch]:
     """A Go-caller's recorded base drops with the junk stolen from them, so regaining it offers
     Go or Stop again (R-GO-RISE: the comparison always uses the base recorded at the Go)."""
-    original = round_mod.Round._surrender
+    original = steals_mod.surrender
 
-    def surrender(self: round_mod.Round, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
+    def surrender(self: state_mod.RoundState, giver: int, taker: int, units: int, why: tuple[str, ...] = ()) -> None:
         original(self, giver, taker, units, why)
         p = self.seats[giver]
         if p.gos:
-            p.go_base = min(p.go_base, self._base(giver))
+            p.go_base = min(p.go_base, state_mod.base(self, giver))
 
-    return [(round_mod.Round, "_surrender", surrender)]
+    return [(steals_mod, "surrender", surrender)]
 
 
 # ------------------------------------------------------------------ order (the event log)
@@ -223,59 +226,62 @@ _STEAL_EVENTS: Final = ("steal", "steal_exempt")
 def _steals_before_captures() -> list[Patch]:
     """The turn's steals are reported as its events are found, before the turn's capture
     (event_order: the capture, the sweep and awards, then the withheld steals and the steals)."""
-    original = round_mod.Round._finish
+    original = turns_mod.finish
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
-        mark = len(self._out)
+    def finish(self: state_mod.RoundState, ctx: Any) -> None:
+        mark = len(self.events)
         original(self, ctx)
-        new = self._out[mark:]
+        new = self.events[mark:]
         steals = [e for e in new if e.kind in _STEAL_EVENTS]
         at = next((i for i, e in enumerate(new) if e.kind == "capture"), None)
         if steals and at is not None:
             rest = [e for e in new if e.kind not in _STEAL_EVENTS]
-            self._out[mark:] = [*rest[:at], *steals, *rest[at:]]
+            self.events[mark:] = [*rest[:at], *steals, *rest[at:]]
 
-    return [(round_mod.Round, "_finish", finish)]
+    return [(turns_mod, "finish", finish)]
 
 
 def _bomb_flip_capture_first() -> list[Patch]:
     """A bomb turn reports two captures, the flipped card's first and the bomb's four cards
     after it (R-BOMB, event_order: the bomb, the flip, then the turn's one capture event)."""
-    original = round_mod.Round._finish
+    original = turns_mod.finish
 
-    def finish(self: round_mod.Round, ctx: Any) -> None:
-        mark = len(self._out)
+    def finish(self: state_mod.RoundState, ctx: Any) -> None:
+        mark = len(self.events)
         original(self, ctx)
         if ctx.mode != "bomb":
             return
-        new = self._out[mark:]
+        new = self.events[mark:]
         at = next((i for i, e in enumerate(new) if e.kind == "capture"), None)
         if at is None:
             return
         e = new[at]
-        bomb = tuple(c for c in e.cards if state_mod.MONTH[state_mod.INDEX_OF[c]] == ctx.month)
+        bomb = tuple(c for c in e.cards if cards_mod.MONTH[cards_mod.INDEX_OF[c]] == ctx.month)
         flip = tuple(c for c in e.cards if c not in bomb)
         if bomb and flip:
-            new[at : at + 1] = [Event("capture", e.player, flip, e.clauses, e.data), Event("capture", e.player, bomb, e.clauses, e.data)]
-            self._out[mark:] = new
+            new[at : at + 1] = [
+                Event(kind="capture", player=e.player, cards=flip, clauses=e.clauses, data=e.data),
+                Event(kind="capture", player=e.player, cards=bomb, clauses=e.clauses, data=e.data),
+            ]
+            self.events[mark:] = new
 
-    return [(round_mod.Round, "_finish", finish)]
+    return [(turns_mod, "finish", finish)]
 
 
 def _flipped_bonus_after_flip() -> list[Patch]:
     """Bonus cards flipped from the stock are reported after the card flipped in their place
     (R-BONUS-FLIP, event_order: `bonus* flip`)."""
-    original = round_mod.Round._flip
+    original = turns_mod.flip
 
-    def flip(self: round_mod.Round, ctx: Any) -> None:
-        mark = len(self._out)
+    def flip(self: state_mod.RoundState, ctx: Any) -> None:
+        mark = len(self.events)
         original(self, ctx)
-        new = self._out[mark:]
+        new = self.events[mark:]
         bonus = [e for e in new if e.kind == "bonus"]
         if bonus and ctx.flip is not None:
-            self._out[mark:] = [*(e for e in new if e.kind != "bonus"), *bonus]
+            self.events[mark:] = [*(e for e in new if e.kind != "bonus"), *bonus]
 
-    return [(round_mod.Round, "_flip", flip)]
+    return [(turns_mod, "flip", flip)]
 
 
 # ------------------------------------------------------------------ tie
@@ -285,9 +291,9 @@ def _go_bak_last_caller_only() -> list[Patch]:
     """Only the round's latest Go-caller is go-bak: the engine remembers one "player on Go",
     so a loser whose Go was followed by the winner's own Go pays like any loser (R-GO-MULTI:
     every loser who called at least one Go is a losing Go-caller)."""
-    original = round_mod.Round._stop
+    original = actions_mod.stop
 
-    def stop(self: round_mod.Round) -> None:
+    def stop(self: state_mod.RoundState) -> None:
         winner = self.to_act
         callers = [s for s in range(self.n) if self.seats[s].gos]
         latest = max(callers, key=lambda s: (self.seats[s].last_go_turn or 0, s)) if callers else None
@@ -300,7 +306,7 @@ def _go_bak_last_caller_only() -> list[Patch]:
             for s, gos in cleared.items():
                 self.seats[s].gos = gos
 
-    return [(round_mod.Round, "_stop", stop)]
+    return [(actions_mod, "stop", stop)]
 
 
 def _go_last_judged_by_round() -> list[Patch]:
@@ -308,10 +314,10 @@ def _go_last_judged_by_round() -> list[Patch]:
     card while the opponent still holds cards may call Go (R-GO-LAST: the actor's own later
     turns decide)."""
 
-    def forced(self: round_mod.Round, seat: int) -> bool:
-        return self.o.go_on_last_turn == "forced_stop" and (not self.stock or not any(self._has_turn(s) for s in range(self.n)))
+    def forced(self: state_mod.RoundState, seat: int) -> bool:
+        return self.o.go_on_last_turn == "forced_stop" and (not self.stock or not any(state_mod.has_turn(self, s) for s in range(self.n)))
 
-    return [(round_mod.Round, "_go_forced_stop", forced)]
+    return [(state_mod, "go_forced_stop", forced)]
 
 
 MUTANTS: Final[tuple[Mutant, ...]] = (

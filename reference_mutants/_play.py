@@ -10,19 +10,23 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
+import gostop_conformance.reference._actions as actions_mod
+import gostop_conformance.reference._cards as cards_mod
 import gostop_conformance.reference._deal as deal_mod
+import gostop_conformance.reference._dealtime as dealtime_mod
 import gostop_conformance.reference._legal as legal_mod
 import gostop_conformance.reference._match as match_mod
-import gostop_conformance.reference._round as round_mod
+import gostop_conformance.reference._rng as rng_mod
 import gostop_conformance.reference._state as state_mod
+import gostop_conformance.reference._steals as steals_mod
 import gostop_conformance.reference._turns as turns_mod
 from gostop_conformance.mutants._base import Mutant, Patch, _advance_when, _first_dealer, _options
 from gostop_conformance.reference._events import Action, Rejection
 from gostop_conformance.spec import Options, deck
 
-_IS_BONUS = state_mod.IS_BONUS
-_MONTH = state_mod.MONTH
-_CARDS = state_mod._CARDS
+_IS_BONUS = cards_mod.IS_BONUS
+_MONTH = cards_mod.MONTH
+_CARDS = cards_mod.CARDS
 
 
 # ------------------------------------------------------------------ the deal
@@ -31,12 +35,12 @@ _CARDS = state_mod._CARDS
 def _sattolo_shuffle() -> list[Patch]:
     """Fisher-Yates written with j = next() mod i (Sattolo's algorithm): no card stays in place."""
 
-    def shuffle(self: deal_mod.SplitMix64, items: list[int]) -> None:
+    def shuffle(self: rng_mod.SplitMix64, items: list[int]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i)
             items[i], items[j] = items[j], items[i]
 
-    return [(deal_mod.SplitMix64, "shuffle", shuffle)]
+    return [(rng_mod.SplitMix64, "shuffle", shuffle)]
 
 
 def _packet_deal(from_dealer: bool = False, one_at_a_time: bool = False) -> list[Patch]:
@@ -44,7 +48,7 @@ def _packet_deal(from_dealer: bool = False, one_at_a_time: bool = False) -> list
     player after the dealer first, the dealer last), or is dealt one card per player at a time
     (`one_at_a_time`; N consecutive cards to each player)."""
 
-    def seeded_deal(options: Options, rng: deal_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
+    def seeded_deal(options: Options, rng: rng_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
         cards = deal_mod.deck_indices(options)
         rng.shuffle(cards)
         n = options.players
@@ -82,7 +86,7 @@ def _stock_reversed() -> list[Patch]:
     remaining cards in their order, its top card first)."""
     original = deal_mod.seeded_deal
 
-    def seeded_deal(options: Options, rng: deal_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
+    def seeded_deal(options: Options, rng: rng_mod.SplitMix64, dealer: int) -> deal_mod.Deal:
         d = original(options, rng, dealer)
         return dataclasses.replace(d, stock=tuple(reversed(d.stock)))
 
@@ -93,7 +97,7 @@ def _draw_with_bonus_cards() -> list[Patch]:
     """The first-dealer draw shuffles the ruleset's whole deck, bonus cards included; a player
     drawing one ranks below every card (R-FIRST-DEALER: bonus cards never take part)."""
 
-    def draw(o: Options, rng: deal_mod.SplitMix64) -> int:
+    def draw(o: Options, rng: rng_mod.SplitMix64) -> int:
         n = o.players
         if o.first_dealer == "seeded_random":
             return rng.below(n)
@@ -118,62 +122,62 @@ def _draw_with_bonus_cards() -> list[Patch]:
 def _lay_table_to(taker: Any) -> list[Patch]:
     """R-DEAL-BONUS with the table's bonus cards captured by `taker(round)` instead of the dealer."""
 
-    def lay(self: round_mod.Round, table: list[int]) -> None:
+    def lay(self: state_mod.RoundState, table: list[int]) -> None:
         seat = taker(self)
         layout = list(table)
         while any(_IS_BONUS[c] for c in layout):
             pos = next(k for k, c in enumerate(layout) if _IS_BONUS[c])
             bonus = layout[pos]
-            self._gain(seat, [bonus])
+            state_mod.gain(self, seat, [bonus])
             if self.stock:
                 layout[pos] = self.stock.pop()
-                self._emit("table_bonus", seat, (bonus, layout[pos]), ("R-DEAL-BONUS",))
+                state_mod.emit(self, "table_bonus", seat, (bonus, layout[pos]), ("R-DEAL-BONUS",))
             else:
                 del layout[pos]
-                self._emit("table_bonus", seat, (bonus,), ("R-DEAL-BONUS",))
+                state_mod.emit(self, "table_bonus", seat, (bonus,), ("R-DEAL-BONUS",))
         for c in layout:
             self.table[_MONTH[c]].append(c)
 
-    return [(round_mod.Round, "_lay_table", lay)]
+    return [(dealtime_mod, "lay_table", lay)]
 
 
 def _checks_before_replacement() -> list[Patch]:
     """The table-four and table-triple checks look at the table as dealt: a card that replaced a
     bonus card is laid after them (R-DEAL-BONUS: the checks run after every replacement)."""
 
-    def deal_time(self: round_mod.Round, table: list[int], stacks: Any, fresh: bool) -> None:
-        self._lay_table(list(table))
-        self._emit("deal", None, (), ("R-DEAL-SIZE",), {"dealer": self.dealer, "first_player": self.to_act})
+    def deal_time(self: state_mod.RoundState, table: list[int], stacks: Any, fresh: bool) -> None:
+        dealtime_mod.lay_table(self, list(table))
+        state_mod.emit(self, "deal", None, (), ("R-DEAL-SIZE",), {"dealer": self.dealer, "first_player": self.to_act})
         dealt = set(table)
         late = [[c for c in month if c not in dealt] for month in self.table]
         self.table = [[c for c in month if c in dealt] for month in self.table]
-        ending = self._table_fours()
+        ending = dealtime_mod.table_fours(self)
         if ending is None:
-            self._table_triples(stacks)
+            dealtime_mod.table_triples(self, stacks)
         for month, cards in enumerate(late):
             self.table[month].extend(cards)
         if ending is None and fresh:
-            ending = self._hand_chongtong()
+            ending = dealtime_mod.hand_chongtong(self)
         if ending is not None:
-            self._end(ending)
+            state_mod.end(self, ending)
 
-    return [(round_mod.Round, "_deal_time", deal_time)]
+    return [(dealtime_mod, "deal_time", deal_time)]
 
 
 def _deal_bonus_steals() -> list[Patch]:
     """The dealer's table bonus cards each take the bonus-card steal at once (R-DEAL-BONUS: they
     grant nothing)."""
-    original = round_mod.Round._lay_table
+    original = dealtime_mod.lay_table
 
-    def lay(self: round_mod.Round, table: list[int]) -> None:
+    def lay(self: state_mod.RoundState, table: list[int]) -> None:
         before = len(self.seats[self.dealer].captured)
         original(self, table)
         taken = len(self.seats[self.dealer].captured) - before
         for _ in range(taken if self.o.bonus_steal else 0):
-            for payer in self._others(self.dealer):
-                self._surrender(payer, self.dealer, self.o.bonus_steal, ("R-BONUS-STEAL",))
+            for payer in state_mod.others(self, self.dealer):
+                steals_mod.surrender(self, payer, self.dealer, self.o.bonus_steal, ("R-BONUS-STEAL",))
 
-    return [(round_mod.Round, "_lay_table", lay)]
+    return [(dealtime_mod, "lay_table", lay)]
 
 
 # ------------------------------------------------------------------ turn order and free play
@@ -182,31 +186,33 @@ def _deal_bonus_steals() -> list[Patch]:
 def _counter_order_reversed() -> list[Patch]:
     """ "Counter-clockwise" read the other way: the next player after seat s is s - 1, for the turn
     after a turn and for the non-dealer first player alike (R-TURN-ORDER: s + 1)."""
-    original_init = state_mod.RoundState.__init__
+    original_dealt = state_mod.dealt
 
-    def init(self: state_mod.RoundState, ruleset: Any, deal: deal_mod.Deal, *, check: bool = True) -> None:
-        original_init(self, ruleset, deal, check=check)
-        if deal.first_player is None and self.o.first_player == "non_dealer":
-            self.to_act = (self.dealer - 1) % self.n
+    def dealt(ruleset: Any, deal: deal_mod.Deal | deal_mod.DealtCards, check: bool) -> state_mod.RoundState:
+        s = original_dealt(ruleset, deal, check)
+        named = isinstance(deal, deal_mod.Deal) and deal.first_player is not None
+        if not named and s.o.first_player == "non_dealer":
+            s.to_act = (s.dealer - 1) % s.n
+        return s
 
-    def advance(self: round_mod.Round, actor: int) -> None:
+    def advance(self: state_mod.RoundState, actor: int) -> None:
         if self.stock:
             for k in range(1, self.n + 1):
                 seat = (actor - k) % self.n
-                if self._has_turn(seat):
+                if state_mod.has_turn(self, seat):
                     self.to_act = seat
                     self.decision = state_mod.TURN
                     return
-        self._round_exhausted()
+        turns_mod.round_exhausted(self)
 
-    return [(state_mod.RoundState, "__init__", init), (round_mod.Round, "_advance", advance)]
+    return [(state_mod, "dealt", dealt), (turns_mod, "advance", advance)]
 
 
 def _bonus_only_hand_passed_over() -> list[Patch]:
     """A player whose hand holds only bonus cards is passed over, as if the hand were empty
     (R-TURN-ORDER: bonus cards included)."""
 
-    def has_turn(rnd: round_mod.Round, seat: int) -> bool:
+    def has_turn(rnd: state_mod.RoundState, seat: int) -> bool:
         p = rnd.seats[seat]
         return any(not _IS_BONUS[c] for c in p.hand) or p.skip_credits > 0
 
@@ -217,31 +223,31 @@ def _must_match_ignores_stacks() -> list[Patch]:
     """Under must_match_if_possible a locked stack is not a match: a player whose only match is a
     stack may discard (R-FREE-PLAY: a stack included)."""
 
-    def matching(self: round_mod.Round, seat: int) -> bool:
+    def matching(self: state_mod.RoundState, seat: int) -> bool:
         return any(self.table[_MONTH[c]] and _MONTH[c] not in self.stack_owner for c in self.seats[seat].hand if not _IS_BONUS[c])
 
-    return [(round_mod.Round, "_matching", matching)]
+    return [(legal_mod, "matching", matching)]
 
 
 def _must_match_forbids_skip() -> list[Patch]:
     """Under must_match_if_possible a skip credit cannot be spent while a card matches
     (R-FREE-PLAY: spending a skip credit remains allowed)."""
-    original_legal = round_mod.Round.legal_actions
-    original_check = round_mod.Round._check_skip
+    original_legal = legal_mod.legal_actions
+    original_check = legal_mod.check_skip
 
-    def bound(self: round_mod.Round) -> bool:
-        return self.decision == state_mod.TURN and self.o.must_match_if_possible and self._matching(self.to_act)
+    def bound(self: state_mod.RoundState) -> bool:
+        return self.decision == state_mod.TURN and self.o.must_match_if_possible and legal_mod.matching(self, self.to_act)
 
-    def legal_actions(self: round_mod.Round) -> list[Action]:
+    def legal_actions(self: state_mod.RoundState) -> list[Action]:
         out = original_legal(self)
         return [a for a in out if a.type != "skip"] if bound(self) else out
 
-    def check_skip(self: round_mod.Round) -> None:
+    def check_skip(self: state_mod.RoundState) -> None:
         original_check(self)
         if bound(self):
             raise Rejection("must_match", "a card matches the table: it must be played")
 
-    return [(round_mod.Round, "legal_actions", legal_actions), (round_mod.Round, "_check_skip", check_skip)]
+    return [(legal_mod, "legal_actions", legal_actions), (legal_mod, "check_skip", check_skip)]
 
 
 # ------------------------------------------------------------------ the two-match choice
@@ -249,7 +255,7 @@ def _must_match_forbids_skip() -> list[Patch]:
 
 def _equivalence(same: Any) -> list[Patch]:
     """Another test of which two table cards need no choice, wherever the engine asks it."""
-    return [(legal_mod, "equivalent", same), (round_mod, "equivalent", same), (turns_mod, "equivalent", same)]
+    return [(legal_mod, "equivalent", same), (actions_mod, "equivalent", same), (turns_mod, "equivalent", same)]
 
 
 def _junk_units_ignored() -> list[Patch]:
@@ -269,21 +275,21 @@ def _flip_never_asks() -> list[Patch]:
     return [(turns_mod, "equivalent", lambda a, b: True)]
 
 
-def _flip_choice_pending(rnd: round_mod.Round, ctx: Any) -> bool:
+def _flip_choice_pending(rnd: state_mod.RoundState, ctx: Any) -> bool:
     """Whether the flipped card, resolved alone, still waits for the actor's choice."""
     if ctx.flip is None or ctx.flip_take is not None:
         return False
     fm = _MONTH[ctx.flip]
     on = rnd.table[fm]
-    return fm != ctx.month and len(on) == 2 and fm not in rnd.stack_owner and not state_mod.equivalent(on[0], on[1])
+    return fm != ctx.month and len(on) == 2 and fm not in rnd.stack_owner and not cards_mod.equivalent(on[0], on[1])
 
 
 def _after_flip_rewrite(ask_first: Any) -> list[Patch]:
     """Patch Round._resolve under after_flip: `ask_first(round, ctx)` names a choice to request
     before the reference order would (CHOOSE_HAND or CHOOSE_FLIP), or None."""
-    original = round_mod.Round._resolve
+    original = turns_mod.resolve
 
-    def resolve(self: round_mod.Round, ctx: Any) -> None:
+    def resolve(self: state_mod.RoundState, ctx: Any) -> None:
         if self.o.two_match_choice_timing == "after_flip" and ctx.mode == "pair2" and ctx.hand_take is None:
             decision = ask_first(self, ctx)
             if decision is not None:
@@ -291,7 +297,7 @@ def _after_flip_rewrite(ask_first: Any) -> list[Patch]:
                 return
         original(self, ctx)
 
-    return [(round_mod.Round, "_resolve", resolve)]
+    return [(turns_mod, "resolve", resolve)]
 
 
 def _flip_choice_first() -> list[Patch]:
@@ -311,81 +317,81 @@ def _flipped_bonus_ends_flip() -> list[Patch]:
     """A flipped bonus card is taken and nothing more is turned: the turn has no flipped card
     (R-BONUS-FLIP: the next stock card is turned, until one has a month)."""
 
-    def flip(self: round_mod.Round, ctx: Any) -> None:
+    def flip(self: state_mod.RoundState, ctx: Any) -> None:
         if self.stock:
             c = self.stock.pop()
             if _IS_BONUS[c]:
                 ctx.flip_bonus = (*ctx.flip_bonus, c)
-                self._emit("bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), {"source": "flip"})
+                state_mod.emit(self, "bonus", ctx.actor, (c,), ("R-BONUS-FLIP", "R-BONUS-STEAL"), {"source": "flip"})
                 if self.o.bonus_steal:
-                    self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(ctx.actor)))
+                    self.pending_steals.append(("bonus", self.o.bonus_steal, state_mod.others(self, ctx.actor)))
             else:
                 ctx.flip = c
-                self._emit("flip", ctx.actor, (c,), ("R-FLIP",))
+                state_mod.emit(self, "flip", ctx.actor, (c,), ("R-FLIP",))
         me = self.seats[ctx.actor]
         ctx.actor_last = not (me.hand or me.skip_credits > 0)
         ctx.round_last = not self.stock or (ctx.actor_last and not any(p.hand or p.skip_credits > 0 for p in self.seats))
 
-    return [(round_mod.Round, "_flip", flip)]
+    return [(turns_mod, "flip", flip)]
 
 
 def _bonus_without_replacement() -> list[Patch]:
     """A bonus card played from the hand is captured but no replacement is drawn."""
 
-    def bonus(self: round_mod.Round, c: int) -> None:
+    def bonus(self: state_mod.RoundState, c: int) -> None:
         seat = self.to_act
         self.seats[seat].hand.remove(c)
-        self._gain(seat, [c])
+        state_mod.gain(self, seat, [c])
         self.turn_bonus.append(c)
         self.forced_card = None
         if self.o.bonus_steal:
-            self.pending_steals.append(("bonus", self.o.bonus_steal, self._others(seat)))
-        self._emit("bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), {"source": "hand", "replacement": []})
+            self.pending_steals.append(("bonus", self.o.bonus_steal, state_mod.others(self, seat)))
+        state_mod.emit(self, "bonus", seat, (c,), ("R-BONUS-HAND", "R-BONUS-STEAL"), {"source": "hand", "replacement": []})
 
-    return [(round_mod.Round, "_bonus", bonus)]
+    return [(actions_mod, "bonus", bonus)]
 
 
 def _bonus_is_hand_action() -> list[Patch]:
     """Playing a bonus card from the hand is the turn's hand action: after the replacement the
     stock card is flipped and the turn ends (R-BONUS-HAND: the turn continues)."""
-    original = round_mod.Round._bonus
+    original = actions_mod.bonus
 
-    def bonus(self: round_mod.Round, c: int) -> None:
+    def bonus(self: state_mod.RoundState, c: int) -> None:
         original(self, c)
-        self._begin_turn_action()
+        turns_mod.begin_turn_action(self)
         ctx = state_mod._Turn(self.to_act, "skip")
-        self._flip(ctx)
-        self._resolve(ctx)
+        turns_mod.flip(self, ctx)
+        turns_mod.resolve(self, ctx)
 
-    return [(round_mod.Round, "_bonus", bonus)]
+    return [(actions_mod, "bonus", bonus)]
 
 
 def _bonus_hand_may_skip() -> list[Patch]:
     """A skip credit may be spent by a player holding only bonus cards (R-BONUS-HAND: one must be
     played first, even with a skip credit)."""
-    original_legal = round_mod.Round.legal_actions
+    original_legal = legal_mod.legal_actions
 
-    def legal_actions(self: round_mod.Round) -> list[Action]:
+    def legal_actions(self: state_mod.RoundState) -> list[Action]:
         out = original_legal(self)
         p = self.seats[self.to_act]
         only_bonus = bool(p.hand) and all(_IS_BONUS[c] for c in p.hand)
         if self.decision == state_mod.TURN and self.forced_card is None and p.skip_credits > 0 and only_bonus:
-            out.append(Action("skip", self.to_act))
+            out.append(Action(type="skip", player=self.to_act))
         return out
 
-    def check_skip(self: round_mod.Round) -> None:
-        self._check_forced(None)
+    def check_skip(self: state_mod.RoundState) -> None:
+        legal_mod.check_forced(self, None)
         if self.seats[self.to_act].skip_credits <= 0:
             raise Rejection("no_skip_credit", f"seat {self.to_act} holds no skip credit")
 
-    return [(round_mod.Round, "legal_actions", legal_actions), (round_mod.Round, "_check_skip", check_skip)]
+    return [(legal_mod, "legal_actions", legal_actions), (legal_mod, "check_skip", check_skip)]
 
 
 def _bonus_steal_once_per_turn() -> list[Patch]:
     """Several bonus cards in one turn grant a single bonus-card steal (R-BONUS-STEAL: one each)."""
-    original = round_mod.Round._perform_steals
+    original = steals_mod.perform_steals
 
-    def perform(self: round_mod.Round, actor: int, final: bool) -> None:
+    def perform(self: state_mod.RoundState, actor: int, final: bool) -> None:
         kept: list[tuple[str, int, tuple[int, ...]]] = []
         for r in self.pending_steals:
             if r[0] != "bonus" or all(k[0] != "bonus" for k in kept):
@@ -393,7 +399,7 @@ def _bonus_steal_once_per_turn() -> list[Patch]:
         self.pending_steals = kept
         original(self, actor, final)
 
-    return [(round_mod.Round, "_perform_steals", perform)]
+    return [(steals_mod, "perform_steals", perform)]
 
 
 # ------------------------------------------------------------------ stack capture
@@ -402,27 +408,27 @@ def _bonus_steal_once_per_turn() -> list[Patch]:
 def _stack_bonus_left_behind() -> list[Patch]:
     """The capturer of a stack takes its four cards only: bonus cards buried in it are lost
     (R-STACK-CAPTURE: they go to the capturer with the stack)."""
-    original = round_mod.Round._capture_stack
+    original = turns_mod.capture_stack
 
-    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+    def capture(self: state_mod.RoundState, ctx: Any, month: int, extra: int) -> None:
         self.stack_bonus.pop(month, None)
         original(self, ctx, month, extra)
 
-    return [(round_mod.Round, "_capture_stack", capture)]
+    return [(turns_mod, "capture_stack", capture)]
 
 
 def _flip_stack_capture_no_steal() -> list[Patch]:
     """Only the hand card's stack capture steals: a flipped fourth card takes the stack for free
     (R-STACK-CAPTURE: both are treated alike)."""
-    original = round_mod.Round._capture_stack
+    original = turns_mod.capture_stack
 
-    def capture(self: round_mod.Round, ctx: Any, month: int, extra: int) -> None:
+    def capture(self: state_mod.RoundState, ctx: Any, month: int, extra: int) -> None:
         before = len(self.pending_steals)
         original(self, ctx, month, extra)
         if extra == ctx.flip:
             self.pending_steals = self.pending_steals[:before] + [r for r in self.pending_steals[before:] if r[0] != "stack_capture"]
 
-    return [(round_mod.Round, "_capture_stack", capture)]
+    return [(turns_mod, "capture_stack", capture)]
 
 
 MUTANTS: Final[tuple[Mutant, ...]] = (

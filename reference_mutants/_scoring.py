@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
+import gostop_conformance.reference._actions as actions_mod
+import gostop_conformance.reference._cards as cards_mod
 import gostop_conformance.reference._dealtime as dealtime_mod
-import gostop_conformance.reference._round as round_mod
 import gostop_conformance.reference._scoring as scoring_mod
 import gostop_conformance.reference._settlement as settlement_mod
 import gostop_conformance.reference._state as state_mod
+import gostop_conformance.reference._tally as tally_mod
 import gostop_conformance.reference._turns as turns_mod
 from gostop_conformance.mutants._base import Mutant, Patch, _bak_added, _next_round_rewrite
 from gostop_conformance.spec import Bak, Options, deck
@@ -39,7 +41,7 @@ def _rescored(change: Callable[[scoring_mod.Breakdown, Options], dict[str, Any]]
     def patches() -> list[Patch]:
         original = scoring_mod.tally_breakdown
 
-        def tally_breakdown(t: scoring_mod.Tally, o: Options, as_junk: Collection[int] = ()) -> scoring_mod.Breakdown:
+        def tally_breakdown(t: tally_mod.Tally, o: Options, as_junk: Collection[int] = ()) -> scoring_mod.Breakdown:
             b = original(t, o, as_junk)
             changes = change(b, o)
             if not changes:
@@ -48,7 +50,7 @@ def _rescored(change: Callable[[scoring_mod.Breakdown, Options], dict[str, Any]]
             parts = (b.bright_points, b.animal_points, b.godori_points, b.ribbon_points, b.dan_points, b.junk_points, b.extra_points)
             return b._replace(base=sum(parts))
 
-        def tally_base(t: scoring_mod.Tally, as_junk: int, o: Options) -> int:
+        def tally_base(t: tally_mod.Tally, as_junk: int, o: Options) -> int:
             # every dual-role card is an animal: which ones count as junk does not change the base
             junk = [c for c in scoring_mod.dual_indices(o) if t.held >> c & 1][:as_junk]
             return tally_breakdown(t, o, junk).base
@@ -81,7 +83,7 @@ def _three_ssangpi_cup_held(b: scoring_mod.Breakdown, o: Options) -> dict[str, A
 
 def _double_junk_one_unit() -> list[Patch]:
     doubles = {_card("m11-double-junk"), _card("m12-double-junk")}
-    return [(scoring_mod, "_UNITS", tuple(1 if i in doubles else u for i, u in enumerate(scoring_mod._UNITS)))]
+    return [(tally_mod, "UNITS", tuple(1 if i in doubles else u for i, u in enumerate(tally_mod.UNITS)))]
 
 
 def _dual_tie_prefers_junk() -> list[Patch]:
@@ -101,11 +103,11 @@ def _go_eligible(rule: Callable[[int, int, int, int], bool]) -> Callable[[], lis
     """Round._go_eligible as `rule(base, threshold, gos, go_base)`."""
 
     def patches() -> list[Patch]:
-        def eligible(self: round_mod.Round, seat: int, base: int) -> bool:
+        def eligible(self: state_mod.RoundState, seat: int, base: int) -> bool:
             p = self.seats[seat]
             return rule(base, self.o.go_threshold, p.gos, p.go_base)
 
-        return [(round_mod.Round, "_go_eligible", eligible)]
+        return [(state_mod, "go_eligible", eligible)]
 
     return patches
 
@@ -144,30 +146,32 @@ def _doubling_from_second_go() -> list[Patch]:
 def _go_last_bonus_not_card() -> list[Patch]:
     """A hand holding only bonus cards counts as empty: its owner is forced to stop."""
 
-    def forced(self: round_mod.Round, seat: int) -> bool:
+    def forced(self: state_mod.RoundState, seat: int) -> bool:
         p = self.seats[seat]
-        cards = [c for c in p.hand if not state_mod.IS_BONUS[c]]
+        cards = [c for c in p.hand if not cards_mod.IS_BONUS[c]]
         return self.o.go_on_last_turn == "forced_stop" and ((not cards and p.skip_credits == 0) or not self.stock)
 
-    return [(round_mod.Round, "_go_forced_stop", forced)]
+    return [(state_mod, "go_forced_stop", forced)]
 
 
 def _exhaust_without_gos() -> list[Patch]:
     """The last Go-caller is settled on the base score alone, their Gos forgotten."""
-    original = round_mod.Round._round_exhausted
+    original = turns_mod.round_exhausted
 
-    def exhausted(self: round_mod.Round) -> None:
+    def exhausted(self: state_mod.RoundState) -> None:
         o = self.o
         callers = [s for s, p in enumerate(self.seats) if p.gos > 0]
         if o.scoring_system == "gostop" and callers and o.deck_exhausted_after_go == "last_go_caller_wins":
             winner = max(callers, key=lambda s: (self.seats[s].last_go_turn or 0, s))
-            seats = self._seats()
+            seats = state_mod.frozen_seats(self)
             seats[winner] = seats[winner]._replace(gos=0)
-            self._end(settlement_mod.settle_stop("last_go_caller_wins", winner, seats, self.nagari_streak, o, self.carried_multiplier))
+            state_mod.end(
+                self, settlement_mod.settle_stop("last_go_caller_wins", winner, seats, self.nagari_streak, o, self.carried_multiplier)
+            )
             return
         original(self)
 
-    return [(round_mod.Round, "_round_exhausted", exhausted)]
+    return [(turns_mod, "round_exhausted", exhausted)]
 
 
 # ------------------------------------------------------------------ settlement and baks
@@ -280,10 +284,10 @@ def _dec_ribbon_shields_ribbon_bak() -> list[Patch]:
 # ------------------------------------------------------------------ carry and match flow
 
 
-def _carried_multiplier(rewrite: Callable[[round_mod.Round, settlement_mod.Settlement], int | None]) -> list[Patch]:
+def _carried_multiplier(rewrite: Callable[[state_mod.RoundState, settlement_mod.Settlement], int | None]) -> list[Patch]:
     """The carried multiplier a round hands on is `rewrite(round, settlement)` (None: unchanged)."""
 
-    def next_round(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def next_round(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         assert rnd.settlement is not None
         carried = rewrite(rnd, rnd.settlement)
         if carried is not None:
@@ -302,11 +306,11 @@ def _instant_win_skips_carried() -> list[Patch]:
     ) -> settlement_mod.Settlement:
         return original(kind, winner, points, n, streak, o, clauses, 1)
 
-    return [(module, "settle_fixed", settle_fixed) for module in (round_mod, turns_mod, dealtime_mod)]
+    return [(module, "settle_fixed", settle_fixed) for module in (actions_mod, turns_mod, dealtime_mod)]
 
 
 def _decided_keeps_streak() -> list[Patch]:
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         assert rnd.settlement is not None
         if rnd.settlement.kind in _DECIDED:
             nxt["nagari_streak"] = rnd.nagari_streak
@@ -316,7 +320,7 @@ def _decided_keeps_streak() -> list[Patch]:
 
 
 def _stop_dealer_keeps() -> list[Patch]:
-    def rewrite(rnd: round_mod.Round, nxt: dict[str, Any]) -> dict[str, Any]:
+    def rewrite(rnd: state_mod.RoundState, nxt: dict[str, Any]) -> dict[str, Any]:
         assert rnd.settlement is not None
         if rnd.settlement.kind in ("stop", "last_go_caller_wins"):
             nxt["dealer"] = rnd.dealer
@@ -326,14 +330,14 @@ def _stop_dealer_keeps() -> list[Patch]:
 
 
 def _pc_leftover_to_dealer() -> list[Patch]:
-    original = round_mod.Round._round_exhausted
+    original = turns_mod.round_exhausted
 
-    def exhausted(self: round_mod.Round) -> None:
+    def exhausted(self: state_mod.RoundState) -> None:
         if self.o.scoring_system == "point_count":
             self.last_actor = self.dealer
         original(self)
 
-    return [(round_mod.Round, "_round_exhausted", exhausted)]
+    return [(turns_mod, "round_exhausted", exhausted)]
 
 
 MUTANTS: Final[tuple[Mutant, ...]] = (

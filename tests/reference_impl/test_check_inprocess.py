@@ -15,9 +15,10 @@ import pytest
 
 from gostop_conformance.reference import _check
 from gostop_conformance.reference._check import check_all, check_ruleset
-from gostop_conformance.reference._deal import Deal, SplitMix64, seeded_deal
+from gostop_conformance.reference._deal import Deal, seeded_deal
 from gostop_conformance.reference._events import Action, Event
 from gostop_conformance.reference._match import RandomPlayer
+from gostop_conformance.reference._rng import SplitMix64
 from gostop_conformance.reference._round import Round
 from gostop_conformance.spec import InputError, Options, load_ruleset
 from tests.conftest import BUILD

@@ -61,9 +61,9 @@ def test_both_paths_of_next_and_below_draw_the_definition(monkeypatch: pytest.Mo
     """The interpreted build runs either path of next() and below() when told to, so its tests
     check the compiled build's 32-bit-halves path too (mutation testing runs interpreted); the
     compiled build, whose flag is compiled in, checks its own path whatever the flag says."""
-    from gostop_conformance.reference import _deal
+    from gostop_conformance.reference import _rng
 
-    monkeypatch.setattr(_deal, "_NATIVE", native)
+    monkeypatch.setattr(_rng, "_NATIVE", native)
     spread = random.Random(7)
     for seed in _EDGE_SEEDS + [spread.getrandbits(64) for _ in range(50)]:
         rng, expected = SplitMix64(seed), _textbook(seed)

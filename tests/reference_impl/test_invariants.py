@@ -14,12 +14,12 @@ from collections.abc import Callable
 import pytest
 
 from gostop_conformance.reference import SplitMix64, seeded_deal
+from gostop_conformance.reference._cards import CARD_ID
 from gostop_conformance.reference._deal import deck_indices
 from gostop_conformance.reference._invariants import card_places, violations
 from gostop_conformance.reference._match import RandomPlayer
 from gostop_conformance.reference._round import Round
-from gostop_conformance.reference._scoring import Tally
-from gostop_conformance.reference._state import CARD_ID
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import deck, load_ruleset
 from tests.conftest import play, start
 
@@ -108,7 +108,7 @@ def test_a_lost_card_is_reported_wherever_it_was(place: str) -> None:
     if place == "hands":
         card = rnd.seats[1].hand.pop(0)
     elif place == "table":
-        card = next(month for month in rnd.table if month).pop()
+        card = next(month for month in rnd._state.table if month).pop()
     elif place == "stock":
         card = rnd.stock.pop(0)
     else:
@@ -154,7 +154,7 @@ def test_settlement_nets_that_do_not_sum_to_zero_are_reported() -> None:
     rnd = finished_round()
     assert rnd.settlement is not None
     net = (rnd.settlement.net[0] + 1, *rnd.settlement.net[1:])
-    rnd.settlement = rnd.settlement._replace(net=net)
+    rnd._state.settlement = rnd.settlement._replace(net=net)
     assert violations(rnd) == [f"settlement nets {list(net)} do not sum to zero"]
 
 
@@ -162,7 +162,7 @@ def test_a_zero_sum_settlement_with_unequal_nets_is_not_reported() -> None:
     """The nets must sum to zero, not each be zero."""
     rnd = finished_round()
     assert rnd.settlement is not None
-    rnd.settlement = rnd.settlement._replace(net=(5, -5))
+    rnd._state.settlement = rnd.settlement._replace(net=(5, -5))
     assert violations(rnd) == []
 
 

@@ -12,6 +12,7 @@ Over seeded random rounds of every ruleset, at every decision, a few hundred can
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 import pytest
@@ -19,7 +20,8 @@ import pytest
 from gostop_conformance.reference import Action, Rejection, Round, SplitMix64, complete_deal, seeded_deal
 from gostop_conformance.reference._deal import deck_indices
 from gostop_conformance.reference._match import RandomPlayer
-from gostop_conformance.spec import InputError, deck, load_ruleset, option_registry, ruleset_ids
+from gostop_conformance.spec import ActionType, InputError, deck, load_ruleset, option_registry, ruleset_ids
+from tests.conftest import BUILD
 from tests.reference_impl.test_round import _fields
 
 SEEDS = range(6)
@@ -29,8 +31,9 @@ EARLY: Final = ("round_over", "not_your_turn", "wrong_decision")
 
 def _state(rnd: Round) -> str:
     """Every field of the round, and of a turn paused at a choose_* decision, as text."""
-    fields = {k: v for k, v in _fields(rnd).items() if k not in ("_out", "ctx", "ruleset", "o")}
-    fields["ctx"] = None if rnd.ctx is None else sorted(_fields(rnd.ctx).items())
+    s = rnd._state
+    fields = {k: v for k, v in _fields(s).items() if k not in ("events", "ctx", "ruleset", "o")}
+    fields["ctx"] = None if s.ctx is None else sorted(_fields(s.ctx).items())
     return repr(sorted(fields.items()))
 
 
@@ -55,7 +58,7 @@ def _candidates(rnd: Round, card_ids: list[str]) -> list[Action]:
 
 
 def _events(rnd: Round, action: Action) -> object:
-    twin = rnd.clone()
+    twin = rnd.copy()
     return twin.apply(action), twin.snapshot()
 
 
@@ -219,3 +222,75 @@ def test_every_listed_action_passes_the_check_when_options_meet() -> None:
             for action in legal:
                 assert rnd.check(action) is None, (rnd.ruleset.options.as_json(), action, rnd.check(action))
             rnd.apply(player.choose(rnd))
+
+
+class _BuiltWhenRead:
+    """A table of _legal read as the tables are (`table[seat][card or month]`), each action built
+    by keyword when it is read: the readable construction the tables stand in for."""
+
+    def __init__(self, build: Callable[[int, int], Action]) -> None:
+        self.build = build
+
+    def __getitem__(self, seat: int) -> _Row:
+        return _Row(self.build, seat)
+
+
+class _Row:
+    def __init__(self, build: Callable[[int, int], Action], seat: int) -> None:
+        self.build, self.seat = build, seat
+
+    def __getitem__(self, key: int) -> Action:
+        return self.build(self.seat, key)
+
+
+def _readable_tables() -> dict[str, object]:
+    from gostop_conformance.reference._cards import CARD_ID, SEATS
+
+    def card(kind: ActionType, shake: bool = False) -> _BuiltWhenRead:
+        return _BuiltWhenRead(lambda seat, c: Action(type=kind, player=seat, card=CARD_ID[c], shake=shake))
+
+    def month(kind: ActionType) -> _BuiltWhenRead:
+        return _BuiltWhenRead(lambda seat, m: Action(type=kind, player=seat, month=m))
+
+    def alone(kind: ActionType) -> list[Action]:
+        return [Action(type=kind, player=seat) for seat in SEATS]
+
+    return {
+        "_PLAY": card("play"),
+        "_PLAY_SHAKE": card("play", shake=True),
+        "_TAKE": card("take"),
+        "_BONUS": card("bonus"),
+        "_DUAL": card("dual_to_junk"),
+        "_BOMB": month("bomb"),
+        "_SHAKE": month("shake"),
+        "_CHONGTONG": month("chongtong"),
+        "_GO": alone("go"),
+        "_STOP": alone("stop"),
+        "_SKIP": alone("skip"),
+    }
+
+
+@pytest.mark.skipif(BUILD == "compiled", reason="a compiled module's Final tables cannot be replaced")
+@pytest.mark.parametrize("rid", ruleset_ids())
+def test_the_action_tables_list_what_building_each_action_lists(rid: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """_legal lists prebuilt actions for speed (its comment gives the figure); with every table
+    replaced by the keyword construction it stands in for, every decision lists the same actions
+    (OpenSpiel's test_consistent: a fast variant held equal to a readable one)."""
+    from gostop_conformance.reference import _legal
+
+    readable = _readable_tables()
+    assert set(readable) == {name for name in vars(_legal) if name.isupper() and name.startswith("_")}
+    rs = load_ruleset(rid)
+    decisions = 0
+    for seed in range(8):
+        rnd = Round(rs, seeded_deal(rs.options, SplitMix64(seed), dealer=seed % rs.options.players))
+        player = RandomPlayer(seed)
+        while not rnd.over:
+            fast = rnd.legal_actions()
+            with monkeypatch.context() as m:
+                for name, table in readable.items():
+                    m.setattr(_legal, name, table)
+                assert rnd.legal_actions() == fast
+            decisions += 1
+            rnd.apply(player.choose(rnd))
+    assert decisions > 100

@@ -17,7 +17,7 @@ def test_a_new_match_starts_fresh() -> None:
         assert m.totals == [0] * n
         assert not m.over
         rnd = m.new_round()
-        assert (rnd.dealer, rnd.nagari_streak, rnd.carried_multiplier) == (m.dealer, 0, 1)
+        assert (rnd.dealer, rnd.nagari_streak, rnd._state.carried_multiplier) == (m.dealer, 0, 1)
 
 
 def test_each_round_hands_over_to_the_next() -> None:
@@ -37,7 +37,7 @@ def test_each_round_hands_over_to_the_next() -> None:
         while not m.over:
             dealer, streak, carried = m.dealer, m.nagari_streak, m.carried_multiplier
             rnd = m.new_round()
-            assert (rnd.dealer, rnd.nagari_streak, rnd.carried_multiplier) == (dealer, streak, carried)
+            assert (rnd.dealer, rnd.nagari_streak, rnd._state.carried_multiplier) == (dealer, streak, carried)
             for _ in play_random_round(rnd, player):
                 pass
             nxt = rnd.next_round()
@@ -68,4 +68,4 @@ def test_a_new_round_inherits_a_carried_multiplier_above_one() -> None:
     m = Match(load_ruleset("standard-3p"), seed=7)
     m.nagari_streak, m.carried_multiplier = 2, 4
     rnd = m.new_round()
-    assert (rnd.nagari_streak, rnd.carried_multiplier) == (2, 4)
+    assert (rnd.nagari_streak, rnd._state.carried_multiplier) == (2, 4)

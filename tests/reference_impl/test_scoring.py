@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gostop_conformance.reference._scoring import Tally, best_base, best_breakdown, breakdown, pc_card_points, pc_sets, tally_base
+from gostop_conformance.reference._pointcount import pc_card_points, pc_sets
+from gostop_conformance.reference._scoring import best_base, best_breakdown, breakdown, tally_base
+from gostop_conformance.reference._tally import Tally
 from gostop_conformance.spec import deck, ruleset_ids
 from tests.conftest import ruleset
 
@@ -138,7 +140,7 @@ def test_fast_base_score_equals_the_breakdown(pile: set[int], rid: str, dec: str
 def test_the_running_tally_equals_a_fresh_tally_of_the_pile(ops: list[tuple[bool, int]]) -> None:
     """The incremental tally a round keeps per seat (captures add, steals and ppeok stacks remove:
     R-STEAL) always equals the tally of the pile it describes."""
-    from gostop_conformance.reference._scoring import Tally
+    from gostop_conformance.reference._tally import Tally
 
     pile: list[int] = []
     running = Tally(())

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from gostop_conformance import reference
 from gostop_conformance.reference._deal import PlayerState
-from gostop_conformance.reference._scoring import Tally
 from gostop_conformance.reference._seat import SeatState
 from gostop_conformance.reference._settlement import Seat
+from gostop_conformance.reference._tally import Tally
 
 #: fields the snapshot's players[i] does not carry: the cards are the snapshot's own `hands` and
 #: `captured`; the rest is what the engine derives or counts for itself

@@ -155,12 +155,9 @@ def test_empty_capture_exempt() -> None:
     assert not s.losers[0].exempt and s.losers[0].pays == 12  # zero junk is pi-bak in site-default
 
 
-def test_a_settlement_built_positionally_names_its_fields_in_order() -> None:
-    """`_settle_with` gives every Settlement field positionally (the named tuple's keyword
-    constructor is interpreted code): the order it assumes must be the class's own."""
-    from gostop_conformance.reference._settlement import SETTLEMENT_FIELDS, Settlement
-
-    assert Settlement._fields == SETTLEMENT_FIELDS
+def test_a_stop_settlement_leaves_the_other_outcomes_fields_at_their_defaults() -> None:
+    """A Stop names its own fields; the nagari's, the point count's and the awards keep their
+    defaults (they are not sent: `Settlement.to_json`)."""
     won = settle_stop("stop", 0, [seat("m01-bright", "m03-bright", "m08-bright"), seat("m02-animal")], 0, ruleset("matgo-2p").options, 1)
     assert won.kind == "stop" and won.winner == 0 and won.base == 3 and won.void_multiplier == 1 and won.point_count is None
     assert won.awards == () and won.clauses[0] == "R-SETTLE" and won.winner_breakdown is not None

@@ -10,7 +10,7 @@ import yaml
 
 from gostop_conformance import reference
 from gostop_conformance.reference._events import ACTION_FIELDS
-from gostop_conformance.reference._scoring import PC_SETS
+from gostop_conformance.reference._pointcount import PC_SETS
 from gostop_conformance.spec import Options, clauses, deal_layouts, load_ruleset, option_registry, ruleset_ids, spec_dir
 
 #: the engine's sources and the spec model's (cards and deck checks live there), wherever they are
@@ -79,7 +79,7 @@ def test_action_types_match_the_vocabulary() -> None:
 def test_event_kinds_and_rejection_codes_are_in_the_vocabulary() -> None:
     vocab = _vocabulary()
     text = "\n".join(p.read_text(encoding="utf-8") for p in CODE)
-    emitted = set(re.findall(r'_emit\(\s*"([a-z_]+)"', text))
+    emitted = set(re.findall(r'\bemit\(\s*s,\s*"([a-z_]+)"', text))
     rejected = set(re.findall(r'Rejection\(\s*"([a-z_]+)"', text))
     assert emitted, "no event emission found"
     assert emitted <= set(vocab["events"])
