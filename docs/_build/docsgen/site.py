@@ -101,7 +101,7 @@ def nav(m: Model) -> list[Any]:
                 {"Adapter kits": "kits.md"},
                 {"Protocol reference": "protocol.md"},
                 {"Conformance of the reference engine": "conformance.md"},
-                {"Compatibility report (worked examples)": "compatibility.md"},
+                {"Compatibility report: real engines": "compatibility.md"},
             ]
         },
     ]
