@@ -23,6 +23,7 @@ import json
 import os
 import posixpath
 import re
+import shlex
 import shutil
 import socket
 import struct
@@ -899,3 +900,34 @@ def test_a_missing_page_gets_the_404_page_in_the_site_style(browser: DevTools, s
     assert state["header"] not in ("rgba(0, 0, 0, 0)", "transparent"), "the 404 page has no site style"
     broken = [h for h, status in state["links"] if status != 200]
     assert state["links"] and not broken, f"links of the 404 page that do not resolve: {broken}"
+
+
+def test_the_tutorials_ci_recipe_installs_only_the_package_and_writes_the_job_summary() -> None:
+    """Section 8's GitHub workflow: the package from the repository (no dev extras, no checkout of
+    the suite, no make), the suite run against the user's engine, summary.md of that run appended
+    to $GITHUB_STEP_SUMMARY and the reports uploaded, both also when the run fails."""
+    import yaml
+
+    section = TUTORIAL.split("## 8.", 1)[1].split("## 9.", 1)[0]
+    workflow = yaml.safe_load(re.search(r"```yaml\n(# \.github/workflows/conformance\.yml.*?)```", section, re.S).group(1))
+    steps = workflow["jobs"]["gostop"]["steps"]
+    runs = [str(s["run"]) for s in steps if "run" in s]
+    assert not any("make" in r.split() or "[dev]" in r or ".[" in r for r in runs), runs
+    assert [s.get("uses", "").split("@")[0] for s in steps if "uses" in s] == [
+        "actions/checkout",
+        "actions/setup-python",
+        "actions/upload-artifact",
+    ]
+    [install] = [r for r in runs if "pip install" in r]
+    assert re.fullmatch(r'pip install "git\+https://github\.com/<owner>/gostop-conformance"', install.strip())
+    [suite] = [r for r in runs if r.split()[:2] == ["gostop-conformance", "run"]]
+    args = shlex.split(suite)
+    assert args[args.index("--engine") + 1] == "node my_engine.js"
+    reports = args[args.index("--report-dir") + 1]
+    [summary] = [s for s in steps if "GITHUB_STEP_SUMMARY" in str(s.get("run", ""))]
+    assert summary["if"] == "always()" and summary["run"].strip() == f'cat {reports}/summary.md >> "$GITHUB_STEP_SUMMARY"'
+    [upload] = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert upload["if"] == "always()" and upload["with"]["path"].rstrip("/") == reports
+    # the flags of the recipe's run exist (the action's own steps are checked in tests/conformance/test_action.py)
+    known = _help(str(Path(sys.executable).parent / "gostop-conformance"), "run", "--help")
+    assert all(re.search(rf"(?<![\w-]){re.escape(a)}(?![\w-])", known) for a in args if a.startswith("--"))
