@@ -188,22 +188,28 @@ def test_each_peers_saved_run_is_what_verdict_writes_and_names_its_engine_checko
     """The saved report is a whole run of the corpus read back as `report` reads it, labelled with
     the peer, with the portable engine command; the declaration saved is the one the run used; the
     engine is named by its full commit and that commit's date; nothing else (no engine code)."""
-    from gostop_conformance.harness._saved import read
+    import jsonschema
+
+    from gostop_conformance.spec import schema
 
     folder = ROOT / "peers" / peer / verdict.REPORT_FOLDER
     assert sorted(p.name for p in folder.iterdir()) == ["engine.json", "hello.json", "report.jsonl"]
-    run = read(folder / "report.jsonl")
-    assert run.header["label"] == peer and run.header["engine_command"] == list(verdict.PEERS[peer].command)
-    assert run.footer["complete"] is True and len(run.records) == run.header["scenarios"]
+    lines = [json.loads(line) for line in (folder / "report.jsonl").read_text(encoding="utf-8").splitlines()]
+    validator = jsonschema.Draft202012Validator(schema("report"))  # as `report` reads it back
+    assert all(validator.is_valid(line) for line in lines)
+    header, records, footer = lines[0], lines[1:-1], lines[-1]
+    assert [header["record"], footer["record"]] == ["header", "footer"] and {r["record"] for r in records} == {"scenario"}
+    assert header["label"] == peer and header["engine_command"] == list(verdict.PEERS[peer].command)
+    assert footer["complete"] is True and len(records) == header["scenarios"]
     hello = json.loads((folder / "hello.json").read_text(encoding="utf-8"))
-    assert {k: hello.get(k, run.header["support"][k]) for k in run.header["support"]} == run.header["support"]
+    assert {k: hello.get(k, header["support"][k]) for k in header["support"]} == header["support"]
     engine = json.loads((folder / "engine.json").read_text(encoding="utf-8"))
     assert re.fullmatch(r"[0-9a-f]{40}", engine["commit"])
     assert f"commit `{engine['commit'][:7]}`" in (ROOT / "peers" / peer / "README.md").read_text(encoding="utf-8")
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", engine["commit_date"])
     assert engine["repository"] == verdict.PEERS[peer].repository and engine["repository"] in (ROOT / "peers" / "README.md").read_text()
     # the README's verdict is this run's: its counts
-    counts = run.footer["counts"]
+    counts = footer["counts"]
     failed = sum(counts.get(o, 0) for o in verdict.FAILING)
     readme = (ROOT / "peers" / peer / "README.md").read_text(encoding="utf-8")
     assert f"**{counts.get('PASS', 0)} pass, {failed} fail, {counts.get('UNSUPPORTED', 0)} unsupported**" in readme
