@@ -152,3 +152,14 @@ def test_a_ledger_names_its_corpus_and_run_warns_when_it_reads_another(tmp_path:
     assert f"{ledger}:4 at corpus_digest: expected a corpus digest such as sha256:0123456789abcdef, got 'sha256:xyz'" in (
         capsys.readouterr().err
     )
+
+
+def test_the_version_schemes_are_written_down_alike_in_the_changelog_and_the_tutorial() -> None:
+    """The suite's MAJOR.MINOR.PATCH (a MINOR per corpus change) and the protocol's whole number,
+    in CHANGELOG.md's header and in the tutorial's section on reports."""
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
+    tutorial = " ".join((ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8").split())
+    for text in (" ".join(changelog.split()), tutorial):
+        for rule in ("MAJOR.MINOR.PATCH", "whenever the corpus changes (scenarios added, changed or removed)", "a whole number"):
+            assert rule in text, rule
+        assert re.search(r"a new MAJOR\s+with a new protocol", text)
