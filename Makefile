@@ -61,6 +61,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## the peers' saved runs (peers/<peer>/report/, which the site's compatibility page shows) and the
+## verdicts of their READMEs, made again from checkouts of the engines (peers/README.md says how to
+## get them): GOSTOP_TS=/path/to/gostop-ts GO_STOP_PYTHON=/path/to/go-stop-python
+.PHONY: peer-reports
+peer-reports: $(STAMP)
+	@test -n "$(GOSTOP_TS)" && test -n "$(GO_STOP_PYTHON)" || \
+	  (echo "peer-reports: set GOSTOP_TS and GO_STOP_PYTHON to checkouts of the engines (peers/README.md)"; exit 2)
+	$(BIN)/python peers/verdict.py gostop-ts "$(GOSTOP_TS)"
+	$(BIN)/python peers/verdict.py go-stop-python "$(GO_STOP_PYTHON)"
+
 ## a mutational fuzz of the reference engine's protocol server (tests/reference_impl/server_fuzz.py):
 ## recorded requests and FUZZ_MUTANTS mutants of them, from seed FUZZ_SEED, over pipes to one
 ## `gostop-reference --stdio` process; every line must get one valid reply, never `internal`, and

@@ -45,7 +45,7 @@ from gostop_conformance.harness._fuzz import (
 )
 from gostop_conformance.harness._fuzzsave import FILE_NAME as FUZZ_FILE
 from gostop_conformance.harness._fuzzsave import shard_range
-from gostop_conformance.harness._harness import RunReport, engine_factory, load_ledger, run
+from gostop_conformance.harness._harness import RunReport, engine_factory, ledger_corpus, load_ledger, run
 from gostop_conformance.harness._interrupts import Interrupts
 from gostop_conformance.harness._jobs import StdioSpawn
 from gostop_conformance.harness._lint import (
@@ -381,6 +381,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _profile(args)
     if args.command == "report":
         runs = [saved.read(path) for path in args.reports]
+        _warn(saved.runs_corpora(runs))  # the page says it too, above its overview
         try:
             written = compat.write(writable_dir("--out", args.out), runs)
         except OSError as exc:  # a full disk: said, never a traceback
@@ -472,6 +473,12 @@ def _run_into(args: argparse.Namespace, out: Path | None) -> int:
     if not chosen:
         raise InputError("selection", "no scenario matches the selection (each filter is known, but together they leave nothing)")
     ledger = load_ledger(args.known_failures) if args.known_failures else {}
+    if args.known_failures:
+        written_from = ledger_corpus(args.known_failures)
+        if written_from is not None:
+            _warn(
+                saved.different_corpora([(f"the ledger {args.known_failures}", written_from), (f"this run ({root})", corpus_digest(root))])
+            )
     min_checked = _min_checked(args.min_checked, len(chosen))
     label = args.engine or "gostop-reference (in process)"
     selection = {
@@ -575,8 +582,15 @@ def _summary(args: argparse.Namespace) -> int:
 
 def _summary_into(args: argparse.Namespace, out: Path | None) -> int:
     runs = [saved.read(path) for path in args.reports]
-    corpus = {sc.id: sc for sc in load_corpus(args.scenarios or default_root())}
-    report = saved.merge(runs, corpus)
+    root = args.scenarios or default_root()
+    corpus = {sc.id: sc for sc in load_corpus(root)}
+    # before the merge, which refuses a scenario the corpus does not hold: the likely cause is said first
+    _warn(
+        saved.different_corpora(
+            [("the reports given", saved.corpus_of(runs[0])), (f"the corpus they are read against ({root})", corpus_digest(root))]
+        )
+    )
+    report = saved.merge(runs, corpus)  # shards of different corpora are refused there
     lost = None
     if out is not None:
         try:
@@ -618,7 +632,9 @@ def _wrote(flag: str, path: Path, text: str) -> bool:
 def _ledger(args: argparse.Namespace) -> int:
     if args.out is not None:
         writable_file("--out", args.out)
-    text = saved.ledger_text([saved.read(path) for path in args.reports])
+    runs = [saved.read(path) for path in args.reports]
+    _warn(saved.runs_corpora(runs))
+    text = saved.ledger_text(runs)
     if args.out is None:
         print(text, end="")
     elif not _wrote("--out", args.out, text):
@@ -626,6 +642,12 @@ def _ledger(args: argparse.Namespace) -> int:
     else:
         print(f"wrote {args.out}: fill in every reason before using it (--known-failures refuses a placeholder)")
     return EXIT_OK
+
+
+def _warn(warning: str | None) -> None:
+    """A warning on stderr (the command goes on): reports of different corpora compared."""
+    if warning is not None:
+        print(f"gostop-conformance: warning: {terminal_safe(warning)}", file=sys.stderr)
 
 
 def _required_engine(args: argparse.Namespace) -> list[str]:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from gostop_conformance.harness._compare import PILE_PATH, card_difference
-from gostop_conformance.harness._saved import SavedRun
+from gostop_conformance.harness._saved import SavedRun, corpus_of, runs_corpora
 from gostop_conformance.spec import clauses
 
 Json = dict[str, Any]
@@ -143,11 +143,12 @@ def render(runs: Sequence[SavedRun], title: str = "Go-Stop engine compatibility"
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{esc(title)}</h1>",
         "<p>Each engine's latest run of the conformance suite: scenarios passed of those checked (a scenario is "
-        "checked unless the engine's declaration leaves it UNSUPPORTED). A cell links to its failures.</p>",
+        "checked unless the engine's declaration leaves it UNSUPPORTED). A ruleset with failures links to them.</p>",
+        *_corpora_warning(runs),
         '<h2 id="overview">Overview</h2>',
-        '<div class="scroll"><table class="overview"><thead><tr><th>engine</th><th>version</th><th>verdict</th>'
-        + "".join(f"<th>{esc(rid)}</th>" for rid in rulesets)
-        + "</tr></thead><tbody>",
+        # four columns whatever the number of rulesets: the rulesets of a row wrap within its last
+        # cell, so that the overview fits a laptop's width beside any number of engines
+        '<table class="overview"><thead><tr><th>engine</th><th>version</th><th>verdict</th><th>by ruleset</th></tr></thead><tbody>',
     ]
     for e in engines:
         run = e.latest
@@ -156,15 +157,13 @@ def render(runs: Sequence[SavedRun], title: str = "Go-Stop engine compatibility"
         verdict = f"{passed} pass, {failed} fail, {unsupported} unsupported" + (f" ({why})" if why else "")
         state = _state(failed, checked) if why is None or failed else "bad"
         row = [
-            f'<td><a href="#{names[e.name]}">{esc(e.name)}</a> <img alt="badge" src="badges/{names[e.name]}.svg"></td>',
+            f'<td><a href="#{names[e.name]}">{esc(e.name)}</a><br><img alt="badge" src="badges/{names[e.name]}.svg"></td>',
             f"<td>{esc(_version(run))}</td>",
             f'<td class="{state}">{esc(verdict)}</td>',
+            f"<td>{_ruleset_list(run, rulesets, names[e.name])}</td>",
         ]
-        for rid in rulesets:
-            mine = [r for r in run.records if r.get("ruleset") == rid]
-            row.append(_cell(mine, f"{names[e.name]}-{slug(rid)}"))
         out.append("<tr>" + "".join(row) + "</tr>")
-    out.append("</tbody></table></div>")
+    out.append("</tbody></table>")
     for e in engines:
         out += _engine_section(e, rulesets, names[e.name])
     out.append("</body></html>")
@@ -175,6 +174,42 @@ def _state(failed: int, checked: int) -> str:
     if not checked:
         return "none"
     return "ok" if not failed else "bad"
+
+
+def _ruleset_list(run: SavedRun, rulesets: Sequence[str], anchor: str) -> str:
+    """A run's rulesets as a wrapping list: each checked one with its passes of the checked
+    scenarios (linking to its failures), the rulesets it checked nothing of named once at the end."""
+    esc = html.escape
+    items, unchecked = [], []
+    for rid in rulesets:
+        mine = [r for r in run.records if r.get("ruleset") == rid]
+        checked = [r for r in mine if r.get("outcome") not in UNCHECKED]
+        if not checked:
+            unchecked.append(rid)
+            continue
+        failed = sum(1 for r in checked if r.get("outcome") in FAILED)
+        passed = sum(1 for r in checked if r.get("outcome") == "PASS")
+        text = f"{esc(rid)} {passed}/{len(checked)}"
+        link = f'<a href="#{anchor}-{slug(rid)}">{text}</a>' if failed else text
+        items.append(f'<li class="{_state(failed, len(checked))}" title="{len(mine) - len(checked)} unsupported">{link}</li>')
+    if unchecked:
+        items.append(f'<li class="none">nothing checked: {esc(", ".join(unchecked))}</li>')
+    return f'<ul class="rulesets">{"".join(items)}</ul>'
+
+
+def _corpora_warning(runs: Sequence[SavedRun]) -> list[str]:
+    """The page says, above everything, when the runs it compares read different corpora."""
+    warning = runs_corpora(runs)
+    return [f'<p class="warning"><b>Warning:</b> {html.escape(warning)}.</p>'] if warning else []
+
+
+def _suite_line(run: SavedRun) -> str:
+    """What a run was judged by: the suite's and the protocol's versions and the corpus's digest."""
+    header = run.header
+    return (
+        f'<p class="suite">Judged by gostop-conformance {html.escape(str(header.get("suite_version", "?")))}, '
+        f"protocol {html.escape(str(header.get('protocol', '?')))}, corpus <code>{html.escape(corpus_of(run))}</code>.</p>"
+    )
 
 
 def _cell(records: Sequence[Json], anchor: str) -> str:
@@ -200,6 +235,7 @@ def _engine_section(e: EngineRuns, rulesets: Sequence[str], anchor: str) -> list
     areas = sorted({str(r.get("area")) for r in run.records})
     out = [
         f'<h2 id="{anchor}">{esc(e.name)} {esc(_version(run))}</h2>',
+        _suite_line(run),
         f"<p>Declares: rulesets {esc(', '.join(claims) or 'none')}; {len(support.get('options') or {})} options; "
         f"features {esc(', '.join(support.get('features') or []) or 'none')}; positions {esc(str(support.get('positions', 'any')))}.</p>",
         *(
@@ -221,13 +257,14 @@ def _engine_section(e: EngineRuns, rulesets: Sequence[str], anchor: str) -> list
     out += _by_clause(run)
     if len(e.runs) > 1:
         out.append(
-            '<h3>Runs</h3><table class="trend"><thead><tr><th>report</th><th>version</th><th>pass</th><th>fail</th>'
+            '<h3>Runs</h3><table class="trend"><thead><tr><th>report</th><th>version</th><th>corpus</th><th>pass</th><th>fail</th>'
             "<th>checked</th><th>unsupported</th></tr></thead><tbody>"
         )
         for saved in e.runs:
             passed, failed, checked, unsupported = summary_numbers(saved)
             out.append(
-                f"<tr><td>{esc(str(saved.path))}</td><td>{esc(_version(saved))}</td><td>{passed}</td><td>{failed}</td>"
+                f"<tr><td>{esc(str(saved.path))}</td><td>{esc(_version(saved))}</td><td><code>{esc(corpus_of(saved))}</code></td>"
+                f"<td>{passed}</td><td>{failed}</td>"
                 f"<td>{checked}</td><td>{unsupported}</td></tr>"
             )
         out.append("</tbody></table>")
@@ -316,4 +353,9 @@ _CSS: Final = (
     "ul.failures li{margin:.4rem 0}code.replay{font-size:.8em;color:#444;overflow-wrap:anywhere}"
     "table.clauses td{text-align:left}"
     ".scroll{max-width:100%}table.overview th,table.matrix th{font-size:.85em}"
+    "table.overview{width:100%}table.overview td{text-align:left}table.overview td:last-child{width:60%}"
+    "ul.rulesets{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem}"
+    "ul.rulesets li{border:1px solid #ccc;padding:.1rem .35rem;font-size:.85em;white-space:nowrap}"
+    "ul.rulesets li.ok{background:#dfd}ul.rulesets li.bad{background:#fdd}ul.rulesets li.none{color:#666;white-space:normal}"
+    "p.warning{background:#fff3cd;border:1px solid #e0c36b;padding:.5rem}p.suite{color:#444}"
 )

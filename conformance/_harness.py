@@ -4,6 +4,7 @@ known-failures ledger, and the per-scenario records the reporters write."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import Counter
@@ -43,13 +44,33 @@ class KnownFailure:
     link: str | None
 
 
+#: the key of a ledger that names the corpus its failures were found in (`ledger` writes it)
+LEDGER_CORPUS: Final = "corpus_digest"
+
+
 def load_ledger(path: Path) -> dict[str, KnownFailure]:
-    """A known-failures ledger: `known_failures: [{id, reason, link?}]`; errors name file and line."""
+    """A known-failures ledger: `known_failures: [{id, reason, link?}]` and, optionally, the
+    `corpus_digest` of the runs it was written from; errors name file and line."""
+    return _ledger(path)[0]
+
+
+def ledger_corpus(path: Path) -> str | None:
+    """The corpus digest a ledger says its failures were found in, or None when it names none."""
+    return _ledger(path)[1]
+
+
+def _ledger(path: Path) -> tuple[dict[str, KnownFailure], str | None]:
     located = load_yaml(path)
     data = located.data
     entries = data.get("known_failures") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or set(data) - {"known_failures"}:
-        raise InputError(located.where(), "expected a mapping with a `known_failures` list of {id, reason, link} entries, and nothing else")
+    if not isinstance(entries, list) or set(data) - {"known_failures", LEDGER_CORPUS}:
+        raise InputError(
+            located.where(),
+            "expected a mapping with a `known_failures` list of {id, reason, link} entries (and its `corpus_digest`), and nothing else",
+        )
+    digest = data.get(LEDGER_CORPUS)
+    if digest is not None and not (isinstance(digest, str) and re.fullmatch(r"sha256:[0-9a-f]{16}", digest)):
+        raise InputError(located.where([LEDGER_CORPUS]), f"expected a corpus digest such as sha256:0123456789abcdef, got {digest!r}")
     out: dict[str, KnownFailure] = {}
     for i, entry in enumerate(entries):
         at: list[str | int] = ["known_failures", i]
@@ -65,7 +86,7 @@ def load_ledger(path: Path) -> dict[str, KnownFailure]:
         if entry["id"] in out:
             raise InputError(located.where([*at, "id"]), f"scenario {entry['id']!r} is listed twice")
         out[entry["id"]] = KnownFailure(entry["id"], entry["reason"], entry.get("link"))
-    return out
+    return out, digest
 
 
 @dataclass

@@ -214,6 +214,7 @@ def write_markdown(report: RunReport, path: Path) -> None:
     lines = [
         f"## gostop-conformance: {_cell(str(engine.get('name', report.engine_label)))} {_cell(str(engine.get('version', '')))}".rstrip(),
         "",
+        *suite_markdown(report),
         *_aborted_markdown(report),
         f"**{counts[PASS]} passed, {report.failed()} failed** of {len(report.records)} scenarios"
         + f" ({report.checked()} checked)"
@@ -244,6 +245,14 @@ def write_markdown(report: RunReport, path: Path) -> None:
             lines.append(f"| {len(ids)} | {reason.replace('|', '/')} | {example} |")
     with written_whole(path) as out:
         out.write("\n".join(lines) + "\n")
+
+
+def suite_markdown(report: RunReport) -> list[str]:
+    """What the run was judged by: the suite's and the protocol's versions and the corpus's digest
+    (CHANGELOG.md), so that two summaries are compared only when they read the same corpus."""
+    header = report.header()
+    digest = header.get("corpus_digest") or "no digest recorded"
+    return [f"Suite {header['suite_version']}, protocol {header['protocol']}, corpus `{digest}`.", ""]
 
 
 def clause_title(clause: str) -> str:

@@ -19,7 +19,7 @@ import jsonschema
 import yaml
 
 from gostop_conformance.harness._compare import Mismatch
-from gostop_conformance.harness._harness import NOT_RUN, KnownFailure, Record, RunReport
+from gostop_conformance.harness._harness import LEDGER_CORPUS, NOT_RUN, KnownFailure, Record, RunReport
 from gostop_conformance.harness._runner import OUTCOMES, Result
 from gostop_conformance.harness._scenarios import Scenario, select, shard
 from gostop_conformance.spec import InputError, format_path, parse_json, schema
@@ -94,6 +94,35 @@ def _line_problem(item: Any) -> str | None:
     return f"{kind} record, {format_path(list(err.absolute_path)) or '(record)'}: {err.message} (spec/schemas/report.schema.json)"
 
 
+#: what a report from before corpus digests (suite 0.1.0's first runs) is said to have read
+NO_DIGEST: Final = "no digest recorded"
+
+
+def corpus_of(run: SavedRun) -> str:
+    """The digest of the corpus a saved run read (CHANGELOG.md names each release's)."""
+    return str(run.header.get("corpus_digest") or NO_DIGEST)
+
+
+def different_corpora(read: Sequence[tuple[str, str]]) -> str | None:
+    """The warning for (what, corpus digest) pairs that do not all share one corpus, else None:
+    their scenarios, and so their counts, are not the same, whatever else they share."""
+    by_digest: dict[str, list[str]] = {}
+    for what, digest in read:
+        by_digest.setdefault(digest, []).append(what)
+    if len(by_digest) < 2:
+        return None
+    groups = "; ".join(f"{digest}: {', '.join(dict.fromkeys(whats))}" for digest, whats in by_digest.items())
+    return (
+        f"these runs read different corpora ({groups}): their scenarios and counts are not comparable "
+        "(CHANGELOG.md says what changed between corpus digests)"
+    )
+
+
+def runs_corpora(runs: Sequence[SavedRun]) -> str | None:
+    """The warning for saved runs that read different corpora, else None."""
+    return different_corpora([(str(run.path), corpus_of(run)) for run in runs])
+
+
 def merge(runs: Sequence[SavedRun], corpus: Mapping[str, Scenario]) -> RunReport:
     """One report from the shards of one run: every scenario once, stale entries and the checked
     threshold as the whole run would have them."""
@@ -101,7 +130,9 @@ def merge(runs: Sequence[SavedRun], corpus: Mapping[str, Scenario]) -> RunReport
         raise InputError("summary", "give at least one report.jsonl")
     first = runs[0].header
     for run in runs[1:]:
-        for key in ("suite_version", "corpus_digest", "engine", "engine_command"):
+        if corpus_of(run) != corpus_of(runs[0]):
+            raise InputError(str(run.path), f"{runs_corpora([runs[0], run])}: shards of one run read one corpus")
+        for key in ("suite_version", "engine", "engine_command"):
             if run.header.get(key) != first.get(key):
                 raise InputError(str(run.path), f"its {key} differs from {runs[0].path}'s: shards of one run share it")
         mine, theirs = _unsharded(run.header), _unsharded(first)
@@ -213,6 +244,9 @@ def ledger_text(runs: Sequence[SavedRun]) -> str:
         "# Known failures written by `gostop-conformance ledger` from "
         + ", ".join(str(run.path) for run in runs)
         + ".\n# Replace every reason with why the scenario fails (and add a link to the issue): the ledger\n"
-        "# is refused while a placeholder is left.\n"
+        "# is refused while a placeholder is left. `run --known-failures` warns when it reads another corpus.\n"
     )
-    return header + yaml.safe_dump({"known_failures": entries}, sort_keys=False, allow_unicode=True, width=140)
+    digests = {corpus_of(run) for run in runs}
+    # one corpus named only when the runs read one that says so: a ledger from mixed corpora names none
+    named = {LEDGER_CORPUS: digests.pop()} if len(digests) == 1 and NO_DIGEST not in digests else {}
+    return header + yaml.safe_dump({**named, "known_failures": entries}, sort_keys=False, allow_unicode=True, width=140)

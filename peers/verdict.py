@@ -15,13 +15,21 @@ engine's source: a confident finding the declaration contradicts is a wrong prof
 and the command exits 1.
 
 The sections between the README's `verdict` and `profile` markers are generated; nothing else in
-the README is touched. `--check` writes nothing and exits 1 when the README differs from the run.
+the README is touched. The run's report.jsonl, the adapter's hello (its declaration, with every
+exception's reason) and the engine checkout's commit and date go into `peers/<peer>/report/`,
+which the documentation site's compatibility page reads (the site is built without the peers'
+checkouts). `--check` writes nothing and exits 1 when the README or the saved report differs from
+the run.
+
+`make peer-reports GOSTOP_TS=... GO_STOP_PYTHON=...` runs this for both peers.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -41,6 +49,44 @@ CLASSES: Final = {"engine": "the engine breaks a rule the spec states", "house-r
 FAILING: Final = ("FAIL", "ERROR", "PROTOCOL")
 
 
+ROOT: Final = HERE.parent
+#: where a peer's saved run goes (beside its adapter), read by docs/_build/docsgen/compat.py
+REPORT_FOLDER: Final = "report"
+
+
+@dataclass(frozen=True)
+class Peer:
+    name: str
+    repository: str
+    language: str
+    licence: str
+    #: the variable the adapter reads its checkout from (peers/README.md)
+    variable: str
+    #: the adapter's command from the repository's root, the checkout in `variable`: what the saved
+    #: report names as the engine command, the same on every machine
+    command: tuple[str, ...]
+
+
+PEERS: Final = {
+    "gostop-ts": Peer(
+        "gostop-ts",
+        "https://github.com/bipark/gostop-ts",
+        "TypeScript (Node.js)",
+        "PolyForm Noncommercial 1.0.0",
+        "GOSTOP_TS",
+        ("node", "peers/gostop-ts/adapter.mjs"),
+    ),
+    "go-stop-python": Peer(
+        "go-stop-python",
+        "https://github.com/cs470-2020f-team36/go-stop-python",
+        "Python 3",
+        "none stated (all rights reserved)",
+        "GO_STOP_PYTHON",
+        ("python", "peers/go-stop-python/adapter.py"),
+    ),
+}
+
+
 def engine_command(peer: str, checkout: Path) -> list[str]:
     """How the suite starts the peer's adapter (peers/README.md)."""
     if peer == "gostop-ts":
@@ -48,6 +94,13 @@ def engine_command(peer: str, checkout: Path) -> list[str]:
     if peer == "go-stop-python":
         return [sys.executable, str(HERE / "go-stop-python" / "adapter.py"), str(checkout)]
     raise SystemExit(f"verdict.py: unknown peer {peer!r}; expected gostop-ts or go-stop-python")
+
+
+def saved_run_environment(peer: Peer, checkout: Path) -> dict[str, str]:
+    """The environment of the saved run: the checkout in the adapter's variable, and this Python's
+    bin directory first on PATH, so that the command `python ...` is the suite's interpreter."""
+    bin_dir = Path(sys.executable).parent
+    return {**os.environ, peer.variable: str(checkout.resolve()), "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
 @dataclass(frozen=True)
@@ -71,20 +124,24 @@ def load_deviations(path: Path) -> list[Deviation]:
     return out
 
 
-def run_suite(command: Sequence[str], out: Path) -> list[dict[str, Any]]:
-    """`gostop-conformance run` against the engine; the records of report.jsonl (header first)."""
+def run_suite(peer: Peer, checkout: Path, out: Path) -> list[dict[str, Any]]:
+    """`gostop-conformance run` against the engine, from the repository's root with the adapter's
+    portable command (its report is saved as it is written); the records of report.jsonl (header
+    first)."""
     argv = [
         sys.executable,
         "-m",
         "gostop_conformance.harness",
         "run",
         "-q",
+        "--label",
+        peer.name,
         "--report-dir",
         str(out),
         "--engine",
-        subprocess.list2cmdline(command),
+        shlex.join(peer.command),
     ]
-    proc = subprocess.run(argv, check=False, capture_output=True, text=True)
+    proc = subprocess.run(argv, check=False, capture_output=True, text=True, cwd=ROOT, env=saved_run_environment(peer, checkout))
     report = out / "report.jsonl"
     if not report.exists():
         raise SystemExit(f"verdict.py: the run wrote no report ({' '.join(argv)}):\n{proc.stdout}{proc.stderr}")
@@ -280,6 +337,40 @@ def _shown(support: Any) -> str:
     return "all" if support == "all" else " or ".join(show_value(v) for v in support)
 
 
+def checkout_identity(checkout: Path) -> dict[str, str]:
+    """The engine checkout's commit and its committer date (the date the engine's code is from),
+    from git; "unknown" outside a git checkout."""
+    proc = subprocess.run(["git", "-C", str(checkout), "log", "-1", "--format=%H%n%cI"], capture_output=True, text=True, check=False)
+    lines = proc.stdout.split()
+    commit, date = (lines[0], lines[1]) if proc.returncode == 0 and len(lines) == 2 else ("unknown", "unknown")
+    return {"commit": commit, "commit_date": date}
+
+
+def saved_files(peer: Peer, checkout: Path, report: Path, hello: dict[str, Any]) -> dict[str, str]:
+    """The files of `peers/<peer>/report/`, by name: the run's report.jsonl as written, the
+    adapter's hello, and what the run was of (the engine, its commit and date, the adapter)."""
+    engine = {
+        "peer": peer.name,
+        "repository": peer.repository,
+        "language": peer.language,
+        "licence": peer.licence,
+        **checkout_identity(checkout),
+        "adapter": f"peers/{peer.name}/",
+        "command": shlex.join(peer.command),
+        "variable": peer.variable,
+    }
+    return {
+        "report.jsonl": report.read_text(encoding="utf-8"),
+        "hello.json": json.dumps(hello, indent=2, ensure_ascii=False) + "\n",
+        "engine.json": json.dumps(engine, indent=2, ensure_ascii=False) + "\n",
+    }
+
+
+def stale_saved(folder: Path, files: dict[str, str]) -> list[str]:
+    """The saved files that differ from `files` (or are missing)."""
+    return [name for name, text in files.items() if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Rewrite a peer's README verdict from a run of the suite.")
     parser.add_argument("peer", choices=["gostop-ts", "go-stop-python"])
@@ -290,23 +381,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     deviations = load_deviations(folder / "deviations.yaml")
     commit = subprocess.run(["git", "-C", str(args.checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False)
     command = engine_command(args.peer, args.checkout)
+    peer = PEERS[args.peer]
+    hello = hello_of(command)
     with tempfile.TemporaryDirectory(prefix="gostop-verdict-") as tmp:
-        records = run_suite(command, Path(tmp) / "run")
+        records = run_suite(peer, args.checkout, Path(tmp) / "run")
+        files = saved_files(peer, args.checkout, Path(tmp) / "run" / "report.jsonl", hello)
         findings = run_profile(command, Path(tmp) / "profile")
     text, problems = section(args.peer, commit.stdout.strip() or "unknown", records, deviations)
-    profile_text, profile_problems = profile_section(findings, hello_of(command))
+    profile_text, profile_problems = profile_section(findings, hello)
     problems += profile_problems
     readme = folder / "README.md"
     new = rewrite(readme, profile_text, PROFILE_BEGIN, PROFILE_END, rewrite(readme, text))
+    saved = folder / REPORT_FOLDER
     for problem in problems:
         print(f"verdict.py: {problem}", file=sys.stderr)
     if args.check:
+        stale = stale_saved(saved, files)
+        if stale:
+            print(f"verdict.py: {saved}/ does not hold this run ({', '.join(stale)} differ): run without --check", file=sys.stderr)
         if new != readme.read_text(encoding="utf-8"):
             print(f"verdict.py: {readme} does not say what this run found", file=sys.stderr)
             return 1
+        if stale:
+            return 1
     else:
         readme.write_text(new, encoding="utf-8")
-        print(f"verdict.py: wrote the verdict of {args.peer} to {readme}")
+        saved.mkdir(exist_ok=True)
+        for name, content in files.items():
+            (saved / name).write_text(content, encoding="utf-8")
+        print(f"verdict.py: wrote the verdict of {args.peer} to {readme} and its run to {saved}/")
     return 1 if problems else 0
 
 

@@ -106,3 +106,23 @@ def test_run_label_names_the_engine_in_the_reports(tmp_path: Path) -> None:
     )
     header = json.loads((tmp_path / "r" / "report.jsonl").read_text().splitlines()[0])
     assert header["label"] == "nightly" and header["engine"]["name"] == "gostop-reference"
+
+
+def test_the_overview_has_four_columns_whatever_the_rulesets(runs: list[Path], tmp_path: Path) -> None:
+    """The overview fits a laptop's width: one row per engine in four columns (engine, version,
+    verdict, by ruleset), its rulesets a list that wraps in the last cell, never a column each."""
+    import re
+
+    for path, label in zip(runs, ("reference", "wrong", "liar"), strict=True):  # the fakes all say they are the reference
+        lines = path.read_text().splitlines()
+        path.write_text("\n".join([json.dumps(json.loads(lines[0]) | {"label": label}), *lines[1:]]) + "\n")
+    out = tmp_path / "compat"
+    assert main(["report", *map(str, runs), "--out", str(out)]) == 0
+    page = (out / "index.html").read_text()
+    overview = page.split('<table class="overview">', 1)[1].split("</table>", 1)[0]
+    assert overview.startswith("<thead><tr><th>engine</th><th>version</th><th>verdict</th><th>by ruleset</th></tr></thead>")
+    rows = re.findall(r"<tr>(.*?)</tr>", overview.split("<tbody>", 1)[1])
+    assert len(rows) == 3 and all(row.count("<td") == 4 for row in rows)
+    assert all('<ul class="rulesets">' in row for row in rows)
+    assert "ul.rulesets{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap" in page
+    assert '<div class="scroll"><table class="overview">' not in page  # nothing to scroll: it fits

@@ -23,6 +23,7 @@ import json
 import os
 import posixpath
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -587,18 +588,33 @@ def test_the_glossary_shows_every_term_in_hangul_romanisation_and_english(browse
     assert abs(widths[0] - widths[2]) < 4 and abs(widths[1] - widths[2]) < 4, f"no hangul font? widths {widths}"
 
 
-def test_the_compatibility_report_shows_the_reference_and_its_mutants(browser: DevTools, served: str) -> None:
-    from docsgen.compat import EXAMPLE_MUTANTS
+def test_the_compatibility_report_shows_the_peers_the_reference_and_its_mutants(browser: DevTools, served: str) -> None:
+    from docsgen.compat import EXAMPLE_MUTANTS, peer_runs
 
+    peers = [peer.name for peer in peer_runs()]
     _visit(browser, f"{served}compatibility/", "compatibility-page.png")
     badges = browser.evaluate("[...document.querySelectorAll('table.gs-compat img')].map(i => i.complete && i.naturalWidth > 0)")
-    assert badges == [True] * (1 + len(EXAMPLE_MUTANTS)), f"badges that did not load: {badges}"
+    assert badges == [True] * (len(peers) + 1 + len(EXAMPLE_MUTANTS)), f"badges that did not load: {badges}"
+    shown = browser.evaluate(
+        "[...document.querySelectorAll('table.gs-peers tbody tr')].map(r => r.cells[0].querySelector('a').textContent)"
+    )
+    assert shown == peers and len(peers) == 2
+    declared = browser.evaluate("[...document.querySelectorAll('details summary')].map(s => s.textContent)")
+    assert [d.split(":")[0] for d in declared if d.startswith("The declaration of ")] == [f"The declaration of {p}" for p in peers]
+    # the page's own tables fit a laptop's width (1280 px): nothing wider than the page
+    assert browser.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the compatibility page is wider than the page"
     framed = browser.evaluate(
         """new Promise(resolve => { const f = document.querySelector('iframe.gs-report');
         const check = () => { const d = f.contentDocument; if (d && d.querySelector('h1')) resolve(d.querySelector('h1').textContent);
           else setTimeout(check, 100); }; check(); })"""
     )
     assert "compatibility" in framed.lower()
+    # the overview fits the framed report too, as narrow as the site's content column
+    fits = browser.evaluate(
+        """(() => { const d = document.querySelector('iframe.gs-report').contentDocument; const t = d.querySelector('table.overview');
+        const w = d.documentElement.clientWidth; return t.getBoundingClientRect().right <= w && d.documentElement.scrollWidth <= w; })()"""
+    )
+    assert fits, "the report's overview overflows the frame it is shown in on the compatibility page"
     _visit(browser, f"{served}compat/", "compat-report.png")
     rows = browser.evaluate(
         """[...document.querySelectorAll('table.overview tbody tr')].map(r => ({
@@ -606,15 +622,20 @@ def test_the_compatibility_report_shows_the_reference_and_its_mutants(browser: D
           badge: r.querySelector('img').complete && r.querySelector('img').naturalWidth > 0,
           links: [...r.querySelectorAll('td a[href^="#"]')].map(a => a.getAttribute('href').slice(1))}))"""
     )
-    assert len(rows) == 1 + len(EXAMPLE_MUTANTS) >= 3
-    # the report's grids stay within the page at 1280 px: the widest scrolls inside its own frame
+    assert len(rows) == len(peers) + 1 + len(EXAMPLE_MUTANTS) >= 5
+    # the overview fits the page at 1280 px, its own width included (the engines' matrices below scroll in their frames)
     assert browser.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the report is wider than the page"
-    assert rows[0]["engine"] == "gostop-reference --stdio" and rows[0]["verdict"] == "ok"
-    for row, mutant in zip(rows[1:], EXAMPLE_MUTANTS, strict=True):
+    assert browser.evaluate(
+        "document.querySelector('table.overview').getBoundingClientRect().right <= document.documentElement.clientWidth"
+    ), "the overview is wider than the page"
+    assert [row["engine"] for row in rows[: len(peers)]] == peers
+    reference = rows[len(peers)]
+    assert reference["engine"] == "gostop-reference --stdio" and reference["verdict"] == "ok"
+    for row, mutant in zip(rows[len(peers) + 1 :], EXAMPLE_MUTANTS, strict=True):
         assert row["engine"] == f"gostop-mutant {mutant}" and row["verdict"] == "bad", row
         failing = row["links"][1:]  # the first link is the engine's own section
-        assert failing, f"{mutant}: no cell links to its failures"
-        assert browser.evaluate(f"{json.dumps(failing)}.every(id => !!document.getElementById(id))"), f"{mutant}: a cell links nowhere"
+        assert failing, f"{mutant}: no ruleset links to its failures"
+        assert browser.evaluate(f"{json.dumps(failing)}.every(id => !!document.getElementById(id))"), f"{mutant}: a ruleset links nowhere"
     assert all(row["badge"] for row in rows)
     replay = browser.evaluate("[...document.querySelectorAll('code.replay')].map(c => c.textContent).slice(0, 3)")
     assert replay and all(r.startswith("gostop-conformance run --engine") for r in replay), replay
@@ -707,3 +728,34 @@ def test_a_missing_page_gets_the_404_page_in_the_site_style(browser: DevTools, s
     assert state["header"] not in ("rgba(0, 0, 0, 0)", "transparent"), "the 404 page has no site style"
     broken = [h for h, status in state["links"] if status != 200]
     assert state["links"] and not broken, f"links of the 404 page that do not resolve: {broken}"
+
+
+def test_the_tutorials_ci_recipe_installs_only_the_package_and_writes_the_job_summary() -> None:
+    """Section 8's GitHub workflow: the package from the repository (no dev extras, no checkout of
+    the suite, no make), the suite run against the user's engine, summary.md of that run appended
+    to $GITHUB_STEP_SUMMARY and the reports uploaded, both also when the run fails."""
+    import yaml
+
+    section = TUTORIAL.split("## 8.", 1)[1].split("## 9.", 1)[0]
+    workflow = yaml.safe_load(re.search(r"```yaml\n(# \.github/workflows/conformance\.yml.*?)```", section, re.S).group(1))
+    steps = workflow["jobs"]["gostop"]["steps"]
+    runs = [str(s["run"]) for s in steps if "run" in s]
+    assert not any("make" in r.split() or "[dev]" in r or ".[" in r for r in runs), runs
+    assert [s.get("uses", "").split("@")[0] for s in steps if "uses" in s] == [
+        "actions/checkout",
+        "actions/setup-python",
+        "actions/upload-artifact",
+    ]
+    [install] = [r for r in runs if "pip install" in r]
+    assert re.fullmatch(r'pip install "git\+https://github\.com/<owner>/gostop-conformance"', install.strip())
+    [suite] = [r for r in runs if r.split()[:2] == ["gostop-conformance", "run"]]
+    args = shlex.split(suite)
+    assert args[args.index("--engine") + 1] == "node my_engine.js"
+    reports = args[args.index("--report-dir") + 1]
+    [summary] = [s for s in steps if "GITHUB_STEP_SUMMARY" in str(s.get("run", ""))]
+    assert summary["if"] == "always()" and summary["run"].strip() == f'cat {reports}/summary.md >> "$GITHUB_STEP_SUMMARY"'
+    [upload] = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert upload["if"] == "always()" and upload["with"]["path"].rstrip("/") == reports
+    # the flags of the recipe's run exist (the action's own steps are checked in tests/conformance/test_action.py)
+    known = _help(str(Path(sys.executable).parent / "gostop-conformance"), "run", "--help")
+    assert all(re.search(rf"(?<![\w-]){re.escape(a)}(?![\w-])", known) for a in args if a.startswith("--"))

@@ -5,6 +5,8 @@ of the project; peers/README.md says how to run them)."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -166,3 +168,75 @@ def test_the_value_it_is_sent_is_checked_against_the_values_the_plays_told_apart
         "| `jjok_steal` | the value it is sent (2 players: 0 and 1 told apart; 3 players: 0 and 1 told apart) | 2 | 2 players: all | yes |"
         in text
     )
+
+
+# ------------------------------------------------------------------ the saved runs (peers/<peer>/report/)
+
+
+def _compat() -> ModuleType:
+    """docs/_build/docsgen/compat.py, which reads the saved runs for the site."""
+    build = str(ROOT / "docs" / "_build")
+    if build not in sys.path:
+        sys.path.insert(0, build)
+    import docsgen.compat
+
+    return docsgen.compat
+
+
+@pytest.mark.parametrize("peer", sorted(verdict.PEERS))
+def test_each_peers_saved_run_is_what_verdict_writes_and_names_its_engine_checkout(peer: str) -> None:
+    """The saved report is a whole run of the corpus read back as `report` reads it, labelled with
+    the peer, with the portable engine command; the declaration saved is the one the run used; the
+    engine is named by its full commit and that commit's date; nothing else (no engine code)."""
+    import jsonschema
+
+    from gostop_conformance.spec import schema
+
+    folder = ROOT / "peers" / peer / verdict.REPORT_FOLDER
+    assert sorted(p.name for p in folder.iterdir()) == ["engine.json", "hello.json", "report.jsonl"]
+    lines = [json.loads(line) for line in (folder / "report.jsonl").read_text(encoding="utf-8").splitlines()]
+    validator = jsonschema.Draft202012Validator(schema("report"))  # as `report` reads it back
+    assert all(validator.is_valid(line) for line in lines)
+    header, records, footer = lines[0], lines[1:-1], lines[-1]
+    assert [header["record"], footer["record"]] == ["header", "footer"] and {r["record"] for r in records} == {"scenario"}
+    assert header["label"] == peer and header["engine_command"] == list(verdict.PEERS[peer].command)
+    assert footer["complete"] is True and len(records) == header["scenarios"]
+    hello = json.loads((folder / "hello.json").read_text(encoding="utf-8"))
+    assert {k: hello.get(k, header["support"][k]) for k in header["support"]} == header["support"]
+    engine = json.loads((folder / "engine.json").read_text(encoding="utf-8"))
+    assert re.fullmatch(r"[0-9a-f]{40}", engine["commit"])
+    assert f"commit `{engine['commit'][:7]}`" in (ROOT / "peers" / peer / "README.md").read_text(encoding="utf-8")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", engine["commit_date"])
+    assert engine["repository"] == verdict.PEERS[peer].repository and engine["repository"] in (ROOT / "peers" / "README.md").read_text()
+    # the README's verdict is this run's: its counts
+    counts = footer["counts"]
+    failed = sum(counts.get(o, 0) for o in verdict.FAILING)
+    readme = (ROOT / "peers" / peer / "README.md").read_text(encoding="utf-8")
+    assert f"**{counts.get('PASS', 0)} pass, {failed} fail, {counts.get('UNSUPPORTED', 0)} unsupported**" in readme
+
+
+@pytest.mark.parametrize("peer", sorted(verdict.PEERS))
+def test_the_site_says_plainly_which_corpus_a_peers_saved_run_read(peer: str) -> None:
+    """A saved run of another corpus than the site's is said to be of an older corpus, with both
+    digests; one of the site's corpus is said to be so. (The committed runs are not required to be
+    current: only the peers' checkouts can make them again, and `verdict.py --check` fails on a stale one.)"""
+    from gostop_conformance.harness import corpus_digest
+
+    compat = _compat()
+    [run] = [r for r in compat.peer_runs() if r.name == peer]
+    current = corpus_digest()
+    note = compat.corpus_note(run, current)
+    saved = run.header["corpus_digest"]
+    if saved == current:
+        assert note == f"this site's corpus (<code>{current}</code>)"
+    else:
+        assert note.startswith(f"<strong>an older corpus</strong> (<code>{saved}</code>; this site's is <code>{current}</code>)")
+    older = compat.corpus_note(run, "sha256:0000000000000000")
+    assert f"an older corpus</strong> (<code>{saved}</code>; this site's is <code>sha256:0000000000000000</code>)" in older
+
+
+def test_verdict_check_names_the_saved_files_a_run_differs_from(tmp_path: Path) -> None:
+    (tmp_path / "report.jsonl").write_text("a\n", encoding="utf-8")
+    (tmp_path / "hello.json").write_text("{}\n", encoding="utf-8")
+    assert verdict.stale_saved(tmp_path, {"report.jsonl": "a\n", "hello.json": "{}\n", "engine.json": "{}\n"}) == ["engine.json"]
+    assert verdict.stale_saved(tmp_path, {"report.jsonl": "b\n", "hello.json": "{}\n"}) == ["report.jsonl"]

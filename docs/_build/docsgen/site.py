@@ -103,7 +103,7 @@ def nav(m: Model) -> list[Any]:
                 {"The corpus as plain JSON": "export.md"},
                 {"Protocol reference": "protocol.md"},
                 {"Conformance of the reference engine": "conformance.md"},
-                {"Compatibility report (worked examples)": "compatibility.md"},
+                {"Compatibility report: real engines": "compatibility.md"},
             ]
         },
     ]
