@@ -11,8 +11,9 @@
   library only; skipped when it is missing) a rules page, the card gallery, a scenario page and the
   filtered catalogue render their card pictures without console errors; the step-through and the
   filters work. The browser sees no Korean system font (tests/browser.py), as a reader's machine
-  without one: hangul is drawn all the same, by the site's own webfont, not as empty boxes.
-  Screenshots go to reports/screenshots/ (or $GOSTOP_SCREENSHOTS).
+  without one: hangul is drawn all the same, by the site's own webfont, not as empty boxes. On a
+  390 px phone the learn page does not overflow and its card rows wrap from the left. Screenshots
+  go to reports/screenshots/ (or $GOSTOP_SCREENSHOTS).
 - The hangul webfont the build ships holds exactly the hangul the built pages show, with its licence.
 """
 
@@ -23,6 +24,7 @@ import functools
 import html
 import http.server
 import io
+import itertools
 import json
 import os
 import posixpath
@@ -635,6 +637,44 @@ def test_hangul_is_drawn_by_the_site_font_on_a_machine_without_a_korean_font(bro
     assert all(s != missing for s in syllables), f"hangul drawn as the missing-glyph box with {state['font']}"
     assert len(set(syllables)) == len(SYLLABLES), f"two syllables drawn alike (boxes) with {state['font']}"
     assert '"Gostop Hangul"' in state["font"] and "Gostop Hangul" in state["faces"], state
+
+
+def test_the_learn_page_on_a_phone_wraps_card_rows_from_the_left(browser: DevTools, served: str) -> None:
+    width = 390
+    browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        _visit(browser, f"{served}learn/", "learn-phone-top.png")
+        height = min(int(browser.evaluate("document.documentElement.scrollHeight")), 16_000)
+        clip = {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}
+        data = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})["data"]
+        (SCREENSHOTS / "learn-phone.png").write_bytes(base64.b64decode(data))
+        state = browser.evaluate(
+            """(() => {
+          const rows = [...document.querySelectorAll('figure.gs-lesson .gs-cards')].map(row => {
+            const box = row.getBoundingClientRect();
+            const left = box.left + parseFloat(getComputedStyle(row).paddingLeft);
+            const lines = new Map();
+            for (const img of row.querySelectorAll(':scope > img, :scope > * > img')) {
+              const r = img.getBoundingClientRect(), top = Math.round(r.top);
+              if (!lines.has(top)) lines.set(top, []);
+              lines.get(top).push([r.left, r.right]);
+            }
+            return {left, lines: [...lines.values()].map(l => l.sort((a, b) => a[0] - b[0]))};
+          });
+          return {overflow: document.documentElement.scrollWidth - window.innerWidth, rows};
+        })()"""
+        )
+    finally:
+        browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 2000, "deviceScaleFactor": 1, "mobile": False})
+    assert state["overflow"] <= 0, f"the learn page is {state['overflow']} px wider than a {width} px phone"
+    wrapped = [row for row in state["rows"] if len(row["lines"]) > 1]
+    assert wrapped, f"no card row wraps at {width} px: the check would prove nothing"
+    for n, row in enumerate(state["rows"]):
+        for line in row["lines"]:
+            indent = line[0][0] - row["left"]
+            assert indent < 4, f"card row {n}: a line starts {indent:.0f} px right of the row's left edge"
+            gaps = [b[0] - a[1] for a, b in itertools.pairwise(line)]
+            assert not gaps or max(gaps) - min(gaps) < 1, f"card row {n}: uneven gaps {gaps}"
 
 
 def test_the_compatibility_report_shows_the_reference_and_its_mutants(browser: DevTools, served: str) -> None:
