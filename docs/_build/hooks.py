@@ -34,6 +34,7 @@ from docsgen import fonts as _fonts  # noqa: E402
 from docsgen import model as _model  # noqa: E402
 from docsgen import search as _search  # noqa: E402
 from docsgen import site as _site  # noqa: E402
+from gostop_conformance.spec import counted  # noqa: E402
 
 _STATE: dict[str, Any] = {}
 LOG = logging.getLogger("mkdocs.hooks.gostop")
@@ -90,4 +91,6 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 def on_post_build(config: Any) -> None:
     shipped = _fonts.write(Path(config["site_dir"]))
-    LOG.info(f"{_fonts.WOFF2}: {shipped.family} {shipped.version}, {shipped.characters} hangul characters, {shipped.size:,} bytes")
+    LOG.info(
+        f"{_fonts.WOFF2}: {shipped.family} {shipped.version}, {counted(shipped.characters, 'hangul character')}, {shipped.size:,} bytes"
+    )

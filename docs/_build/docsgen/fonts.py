@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from gostop_conformance.spec import counted
+
 #: the font file and its licence, under the site (docs/assets/gostop.css names the font at this path)
 WOFF2: Final = "assets/fonts/hangul.woff2"
 LICENCE: Final = "assets/fonts/OFL.txt"
@@ -119,7 +121,7 @@ def write(site_dir: Path) -> Shipped:
     font.flavor = "woff2"
     font.save(out)
     (site_dir / LICENCE).write_text(
-        f"{WOFF2.rsplit('/', 1)[1]}: {family} ({version}), cut down to the {len(chars)} hangul characters this site shows.\n"
+        f"{WOFF2.rsplit('/', 1)[1]}: {family} ({version}), cut down to the {counted(len(chars), 'hangul character')} this site shows.\n"
         f"Copyright {copyright_.removeprefix('©').strip()}\n\n{licence_text()}",
         encoding="utf-8",
     )
