@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import importlib.metadata
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,13 +40,12 @@ class FontError(Exception):
     """The source font is missing or is not the font the licence file says."""
 
 
-def is_hangul(ch: str) -> bool:
-    code = ord(ch)
-    return any(lo <= code <= hi for lo, hi in HANGUL)
+#: one character of HANGUL (a regular expression scans the pages' megabytes in C, not character by character)
+HANGUL_CHAR: Final = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in HANGUL) + "]")
 
 
 def hangul_in(texts: Iterable[str]) -> frozenset[str]:
-    return frozenset(ch for text in texts for ch in text if is_hangul(ch))
+    return frozenset(ch for text in texts for ch in set(HANGUL_CHAR.findall(text)))
 
 
 def _strings(value: object) -> Iterable[str]:
