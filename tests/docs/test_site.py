@@ -223,7 +223,7 @@ def test_the_site_ships_a_hangul_font_for_exactly_the_hangul_it_shows(site: Path
     assert (site / "assets" / "fonts" / "hangul.woff2").stat().st_size < 64_000, "the hangul font grew past 64 kB"
     licence = (site / "assets" / "fonts" / "OFL.txt").read_text(encoding="utf-8")
     assert "Copyright 2014-2021 Adobe" in licence and "SIL OPEN FONT LICENSE Version 1.1" in licence
-    css = (site / "assets" / "gostop.css").read_text(encoding="utf-8")
+    css = (site / "assets" / "hangul.css").read_text(encoding="utf-8")
     face = re.search(r'@font-face \{ font-family: "Gostop Hangul";[^}]*src: url\("([^"]+)"\) format\("woff2"\)', css)
     assert face and posixpath.normpath(posixpath.join("assets", face.group(1))) == "assets/fonts/hangul.woff2", "no @font-face for the font"
     for stack in ("--md-text-font-family", "--md-code-font-family"):

@@ -6,7 +6,7 @@ fallback of its own: after the build, every page is read for the hangul it shows
 attributes, entities decoded, and the search index, whose snippets the search box shows), and Noto
 Sans KR Regular (SIL Open Font License 1.1, from the `pylopdf-fonts-ko` package of the docs extra)
 is cut down to exactly those characters with fontTools and written as WOFF2 beside the font's
-licence. docs/assets/gostop.css declares it last in the font stacks, after the Korean fonts the
+licence. docs/assets/hangul.css declares it last in the font stacks, after the Korean fonts the
 common systems have, with a unicode-range, so a browser downloads it only when no earlier font
 draws the hangul of the page.
 """
@@ -24,14 +24,14 @@ from typing import Final
 
 from gostop_conformance.spec import counted
 
-#: the font file and its licence, under the site (docs/assets/gostop.css names the font at this path)
+#: the font file and its licence, under the site (docs/assets/hangul.css names the font at this path)
 WOFF2: Final = "assets/fonts/hangul.woff2"
 LICENCE: Final = "assets/fonts/OFL.txt"
 #: the package of the docs extra that holds the source font, and the font's file in it
 PACKAGE: Final = "pylopdf-fonts-ko"
 SOURCE: Final = "pylopdf_fonts_ko/NotoSansKR-Regular.otf"
 #: the blocks of hangul: jamo, compatibility jamo, jamo extended A, syllables, jamo extended B (the
-#: @font-face unicode-range of docs/assets/gostop.css is the same)
+#: @font-face unicode-range of docs/assets/hangul.css is the same)
 HANGUL: Final = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7A3), (0xD7B0, 0xD7FF))
 SEARCH_INDEX: Final = "search/search_index.json"
 
