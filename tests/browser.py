@@ -146,7 +146,7 @@ class DevTools:
 def fontconfig_without_korean(folder: Path) -> Path:
     """A fontconfig file for the browser: the one in force, less every font that has Korean, so that the
     browser tests see the site as a reader whose machine has no Korean font (fc-list names them)."""
-    base = os.environ.get("FONTCONFIG_FILE", "/etc/fonts/fonts.conf")
+    base = os.environ.get("FONTCONFIG_FILE") or "/etc/fonts/fonts.conf"
     fc_list = shutil.which("fc-list")
     korean: list[str] = []
     if fc_list is not None:
