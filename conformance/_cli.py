@@ -83,6 +83,7 @@ from gostop_conformance.spec import (
     InputError,
     RulesetFile,
     clauses,
+    counted,
     load_ruleset,
     load_ruleset_file,
     option_registry,
@@ -387,7 +388,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         except OSError as exc:  # a full disk: said, never a traceback
             print(f"gostop-conformance: the report could not be written into {args.out}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_FAIL
-        print(f"wrote {written[0]} and {len(written) - 1} badges in {args.out}/badges/")
+        print(f"wrote {written[0]} and {counted(len(written) - 1, 'badge')} in {args.out}/badges/")
         return EXIT_OK
     return _run(args)
 
@@ -551,7 +552,8 @@ def _write_reports(report: RunReport, out: Path, root: Path, timing: bool) -> st
         kept = f" (written whole: {', '.join(written)})" if written else ""
         return f"the reports could not all be written into {out}: {exc.strerror or exc}{kept}"
     print(
-        f"reports: {out}/report.jsonl, {out}/junit.xml, {out}/summary.md" + (f", {len(repro)} reproducers in {out}/repro/" if repro else "")
+        f"reports: {out}/report.jsonl, {out}/junit.xml, {out}/summary.md"
+        + (f", {counted(len(repro), 'reproducer')} in {out}/repro/" if repro else "")
     )
     return None
 
@@ -695,7 +697,10 @@ def _support(args: argparse.Namespace) -> int:
     found = [verdicts.of(sc) for sc in corpus]
     running = [v for v in found if v.supported]
     substituted = sum(1 for v in running if v.changes)
-    print(f"{len(running)} of {len(corpus)} scenarios will run, {len(corpus) - len(running)} are unsupported")
+    print(
+        f"{len(running)} of {counted(len(corpus), 'scenario')} will run, "
+        f"{len(corpus) - len(running)} {'is' if len(corpus) - len(running) == 1 else 'are'} unsupported"
+    )
     print(f"  {len(running) - substituted} as written, {substituted} with declared values under which the reference gives the same outcome")
     by_ruleset: dict[str, Counter[bool]] = {}
     for sc, v in zip(corpus, found, strict=True):
@@ -709,10 +714,10 @@ def _support(args: argparse.Namespace) -> int:
             print("  " + u.text())
     features = Counter(f for v in found for f in v.features)
     for feature, n in features.most_common():
-        print(f"  the feature {feature}: +{n} scenarios")
+        print(f"  the feature {feature}: +{counted(n, 'scenario')}")
     declined = Counter("constructed positions" if v.constructed else "the event log" for v in found if v.constructed or v.event_log)
     for what, n in sorted(declined.items()):
-        print(f"  {n} scenarios about {what}, which the declaration declines")
+        print(f"  {counted(n, 'scenario')} about {what}, which the declaration declines")
     reasons = hello.get("reasons") or {}
     if reasons:
         print("why the engine declares as it does (hello.reasons; the scenarios left out that need another value):")
@@ -770,7 +775,10 @@ def _lint(args: argparse.Namespace) -> int:
         for (key, value), sid in sorted(report.exercised.items()):
             print(f"ok: {key} = {value}  <- {sid}")
     total = len(report.exercised) + len(report.unexercised)
-    print(f"{len(corpus)} scenarios; {len(report.problems)} problems; {len(report.exercised)} of {total} option values exercised")
+    print(
+        f"{counted(len(corpus), 'scenario')}; {counted(len(report.problems), 'problem')}; "
+        f"{len(report.exercised)} of {counted(total, 'option value')} exercised"
+    )
     return EXIT_OK if report.ok else EXIT_FAIL
 
 
@@ -786,7 +794,7 @@ def _dependencies(args: argparse.Namespace) -> int:
     if args.write:
         path = root / dependencies.FILE_NAME
         dependencies.write(path, found)
-        print(f"wrote {path}: {len(found)} scenarios")
+        print(f"wrote {path}: {counted(len(found), 'scenario')}")
     for sid in args.id:
         print(f"{sid}:")
         for option, values in found[sid].passes.items():
@@ -794,7 +802,7 @@ def _dependencies(args: argparse.Namespace) -> int:
         if not found[sid].passes:
             print("  depends on no option")
     counts = Counter(option for dep in found.values() for option in dep.passes)
-    print(f"{len(found)} scenarios; dependencies per scenario: {sum(counts.values()) / max(1, len(found)):.1f} on average")
+    print(f"{counted(len(found), 'scenario')}; dependencies per scenario: {sum(counts.values()) / max(1, len(found)):.1f} on average")
     print("options most depended on: " + ", ".join(f"{option} ({n})" for option, n in counts.most_common(12)))
     return EXIT_OK
 
@@ -812,14 +820,17 @@ def _coverage(args: argparse.Namespace) -> int:
     single = single_configurations(corpus, deps)
     for what, where in single:
         print(f"ONE CONFIGURATION {what}: every scenario about it is under {where}")
-    print(f"{len(single)} behaviours (clauses and depended-on option values) pinned under one ruleset and player count only")
+    print(f"{counted(len(single), 'behaviour')} (clauses and depended-on option values) pinned under one ruleset and player count only")
     # most engines are two-player Matgo engines (issue 39): whatever applies to two players is pinned there
     for line in players_lines(corpus):
         print(line)
     gaps = two_player_gaps(corpus, deps)
     for gap in gaps:
         print(f"NO TWO-PLAYER SCENARIO {gap}")
-    print(f"{len(gaps)} clauses and option values that apply to two players without a two-player scenario")
+    print(
+        f"{counted(len(gaps), 'clause or option value', 'clauses and option values')} "
+        f"that {'applies' if len(gaps) == 1 else 'apply'} to two players without a two-player scenario"
+    )
     if args.markdown and not _wrote("--markdown", args.markdown, "\n".join(coverage_markdown(report)) + "\n"):
         return EXIT_FAIL
     uncovered = [cid for cid in clauses() if not any(k[0] == cid for k in report.declared)]
@@ -864,7 +875,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         raise InputError("--jobs", "--guided picks each round from what the rounds before it reached: it runs in one job")
     rounds = shard_range(args.games, _shard(args.shard))
     if not rounds:
-        raise InputError("--shard", f"shard {args.shard} of {args.games} rounds holds none: give more --games or fewer shards")
+        raise InputError("--shard", f"shard {args.shard} of {counted(args.games, 'round')} holds none: give more --games or fewer shards")
     timeout, pipeline = bounds.seconds("--timeout", args.timeout), bounds.pipeline(args.pipeline)
     options: dict[str, object] = {"message_timeout": timeout, "pipeline": pipeline}
     engine = StdioEngine(argv, message_timeout=timeout, pipeline=pipeline)
@@ -888,7 +899,10 @@ def _fuzz(args: argparse.Namespace) -> int:
             if done % step == 0 or done == total:
                 rate = done / max(time.perf_counter() - start, 1e-9)
                 print(
-                    f"fuzz: {done}/{total} rounds, {len(report.found)} divergence classes, {rate:.0f} rounds/s", file=sys.stderr, flush=True
+                    f"fuzz: {done}/{total} rounds, {counted(len(report.found), 'divergence class', 'divergence classes')}, "
+                    f"{rate:.0f} rounds/s",
+                    file=sys.stderr,
+                    flush=True,
                 )
 
         verdicts = Verdicts(declared, dependencies.load(default_root()))
@@ -934,7 +948,10 @@ def _fuzz(args: argparse.Namespace) -> int:
     if lost is not None:
         print(f"gostop-conformance: error: {lost}", file=sys.stderr)
     rate = report.rounds / seconds if seconds else 0.0
-    print(f"{report.rounds} rounds in {seconds:.1f}s ({rate:.0f} rounds/s), {len(report.found)} divergence classes")
+    print(
+        f"{counted(report.rounds, 'round')} in {seconds:.1f}s ({rate:.0f} rounds/s), "
+        f"{counted(len(report.found), 'divergence class', 'divergence classes')}"
+    )
     for line in fuzz_coverage_lines(report, guided=args.guided):
         print(line)
     return EXIT_FAIL if report.found or lost is not None else EXIT_OK
@@ -959,7 +976,10 @@ def _fuzz_merge(args: argparse.Namespace) -> int:
     parts = [fuzzsave.load(path / FUZZ_FILE if path.is_dir() else path) for path in args.results]
     merged = fuzzsave.merge(parts)
     report, run = merged.report, merged.run
-    print(f"merged {len(parts)} fuzz results of seed {run['seed']}, {run['games']} rounds: {report.rounds} rounds played")
+    print(
+        f"merged {counted(len(parts), 'fuzz result')} of seed {run['seed']}, {counted(run['games'], 'round')}: "
+        f"{counted(report.rounds, 'round')} played"
+    )
     print("fuzzed within the declaration: " + "; ".join(report.configurations))
     paths, lost = _fuzz_outputs(report, run, merged.rounds, args.out)
     missing = merged.missing
@@ -970,7 +990,7 @@ def _fuzz_merge(args: argparse.Namespace) -> int:
         print(line)
     if lost is not None:
         print(f"gostop-conformance: error: {lost}", file=sys.stderr)
-    print(f"{report.rounds} rounds, {len(report.found)} divergence classes")
+    print(f"{counted(report.rounds, 'round')}, {counted(len(report.found), 'divergence class', 'divergence classes')}")
     for line in fuzz_coverage_lines(report, guided=run["guided"]):
         print(line)
     return EXIT_FAIL if report.found or missing or lost is not None else EXIT_OK
@@ -1100,7 +1120,7 @@ def _perft(args: argparse.Namespace) -> int:
             seconds = time.perf_counter() - start
             nodes = sum(int(row["nodes"]) for row in table)
             rate = nodes / seconds if seconds else 0.0
-            print(f"{case.id} ({case.ruleset}), depth {depth}: {nodes} nodes in {seconds:.2f}s ({rate:.0f} nodes/s)")
+            print(f"{case.id} ({case.ruleset}), depth {depth}: {counted(nodes, 'node')} in {seconds:.2f}s ({rate:.0f} nodes/s)")
             for ply, row in enumerate(table, 1):
                 expected = case.expected[ply - 1] if ply <= len(case.expected) else None
                 mark = (
@@ -1117,7 +1137,7 @@ def _perft(args: argparse.Namespace) -> int:
             written.append((case, table))
         if args.write:
             write_perft(args.deal, written)
-            print(f"wrote {len(written)} tables to {args.deal}")
+            print(f"wrote {counted(len(written), 'table')} to {args.deal}")
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
         return EXIT_FAIL

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from gostop_conformance.spec import Options, deck
+from gostop_conformance.spec import Options, counted, deck
 
 Json = dict[str, Any]
 
@@ -89,7 +89,7 @@ def card_difference(expected: Any, actual: Any) -> str | None:
         return None
     want, got = Counter(expected), Counter(actual)
     missing, extra = sorted((want - got).elements(), key=_index), sorted((got - want).elements(), key=_index)
-    parts = [f"{len(expected)} cards expected, {len(actual)} reported"]
+    parts = [f"{counted(len(expected), 'card')} expected, {len(actual)} reported"]
     if missing:
         parts.append("missing " + " ".join(missing))
     if extra:
@@ -184,7 +184,7 @@ def pile_difference(expected: Any, actual: Any, rules: Options) -> str | None:
         return out
 
     missing, extra = named(want - got, expected), named(got - want, actual)
-    parts = [f"{len(expected)} cards expected, {len(actual)} reported"]
+    parts = [f"{counted(len(expected), 'card')} expected, {len(actual)} reported"]
     if missing:
         parts.append("missing " + " ".join(missing))
     if extra:
@@ -349,7 +349,7 @@ def first_event_difference(expected: Sequence[Json], actual: Sequence[Any], exac
             return f"event {i + 1}: expected {_kind(want)}, got {_kind(got)} (the {_kind(want)} comes as event {later + 1})"
         return f"event {i + 1}: expected {_kind(want)}, got {_kind(got)}"
     extra = ", ".join(_kind(e) for e in actual[len(expected) :])
-    return f"{len(actual) - len(expected)} more events than expected, from event {len(expected) + 1}: {extra}"
+    return f"{counted(len(actual) - len(expected), 'more event')} than expected, from event {len(expected) + 1}: {extra}"
 
 
 def closest_event(expected: Json, actual: Sequence[Any], exact: bool = False) -> str:

@@ -35,7 +35,7 @@ from gostop_conformance.harness._dependencies import Dependencies, compress, sto
 from gostop_conformance.harness._engine import ReferenceEngine
 from gostop_conformance.harness._runner import PASS, run_scenario
 from gostop_conformance.harness._scenarios import Scenario
-from gostop_conformance.spec import InputError, load_ruleset, option_registry, ruleset_ids, show_value, toggle_registry, vocabulary
+from gostop_conformance.spec import InputError, counted, load_ruleset, option_registry, ruleset_ids, show_value, toggle_registry, vocabulary
 
 Json = dict[str, Any]
 
@@ -431,7 +431,7 @@ class Unlock:
 
     def text(self) -> str:
         shown = [f"{show_value(v)} (+{alone}" + (f", +{partly} partly)" if partly else ")") for v, alone, partly in self.values[:4]]
-        more = f" and {len(self.values) - 4} more values" if len(self.values) > 4 else ""
+        more = f" and {counted(len(self.values) - 4, 'more value')}" if len(self.values) > 4 else ""
         return f"{self.option} = " + " or ".join(shown) + more
 
 

@@ -41,7 +41,7 @@ from gostop_conformance.harness._engine import Engine, EngineError, planned, res
 from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._trace import NEVER_TRACED, cited
 from gostop_conformance.reference import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
-from gostop_conformance.spec import InputError, Options, load_ruleset, option_registry, ruleset_from_json
+from gostop_conformance.spec import InputError, Options, counted, load_ruleset, option_registry, ruleset_from_json
 
 Json = dict[str, Any]
 
@@ -103,7 +103,9 @@ def fuzz_configurations(declaration: Declaration, rulesets: Sequence[str] = ()) 
                     fits = fits and (name not in NOT_FUZZED or own[name] in support)
             if cfg.base is None and not fits:
                 continue  # the declared options do not fit this named ruleset's deal: try the next
-            label = cfg.label.split(" (except", 1)[0] + (f" (except {cfg.label.count(',') + 1} options)" if "(except" in cfg.label else "")
+            label = cfg.label.split(" (except", 1)[0] + (
+                f" (except {counted(cfg.label.count(',') + 1, 'option')})" if "(except" in cfg.label else ""
+            )
             out.append(FuzzConfig(f"declared options on {base}" if cfg.base is None else label, base, values, tuple(undecided)))
             if cfg.base is None:
                 break
@@ -867,7 +869,7 @@ class _Classes:
         undecided = next((c.undecided for c in self.configs if c.label == div.case.config), ())
         if self.check is None:
             if undecided:
-                div.caveat = f"The configuration leaves {len(undecided)} options undeclared; the divergence may be one of them."
+                div.caveat = f"The configuration leaves {counted(len(undecided), 'option')} undeclared; the divergence may be one of them."
             return
         text = scenario_yaml(div, found.seed, self.label, self.reference)
         verified = self.check(text)
@@ -910,7 +912,8 @@ def fuzz_report_lines(report: FuzzReport, paths: Mapping[tuple[str, ...], Path],
         div = found.divergence
         times = f" x{found.count}" if found.count > 1 else ""
         lines.append(
-            f"DIVERGENCE{times} seed {found.seed} ({div.case.config or div.case.ruleset}, {len(div.case.choices)} actions): {div.what}"
+            f"DIVERGENCE{times} seed {found.seed} ({div.case.config or div.case.ruleset}, "
+            f"{counted(len(div.case.choices), 'action')}): {div.what}"
         )
         lines.append(f"  class: {' / '.join(key)}")
         lines.append("  " + Mismatch(div.what, div.category, div.expected, div.actual).text().split("\n", 1)[-1].replace("\n", "\n  "))
@@ -926,14 +929,16 @@ def fuzz_report_lines(report: FuzzReport, paths: Mapping[tuple[str, ...], Path],
     late = [(key, f) for key, f in report.found.items() if not f.established]
     if report.cap_reached is not None:
         lines.append(
-            f"the cap of {max_divergences} classes (--max-divergences) was reached in round {report.cap_reached}: "
-            f"{len(late)} more classes came up after it, counted, not shrunk or written" + ("" if late else " (none)")
+            f"the cap of {counted(max_divergences, 'class', 'classes')} (--max-divergences) was reached in round {report.cap_reached}: "
+            f"{counted(len(late), 'more class', 'more classes')} came up after it, counted, not shrunk or written"
+            + ("" if late else " (none)")
         )
         lines += [f"  x{f.count} seed {f.seed}: {' / '.join(key)}" for key, f in late]
     if report.outside:
         rounds = sum(f.count for f in report.outside.values())
         lines.append(
-            f"outside the declaration: {rounds} rounds in {len(report.outside)} classes differ only where the engine's "
+            f"outside the declaration: {counted(rounds, 'round')} in {counted(len(report.outside), 'class', 'classes')} "
+            f"{'differs' if rounds == 1 else 'differ'} only where the engine's "
             "declaration does not run the scenario (values it does not declare): not counted as divergences"
         )
         lines += [f"  x{f.count} seed {f.seed}: {' / '.join(key)}: {f.outside}" for key, f in report.outside.items()]
@@ -954,8 +959,9 @@ def fuzz_coverage_lines(report: FuzzReport, guided: bool = False) -> list[str]:
     reached = [c for c in traceable if c in report.first_seen]
     steps = [f"{report.covered_by(m)} by round {m}" for m in MILESTONES if m < report.rounds]
     lines = [
-        f"clause coverage{' (guided)' if guided else ''}: {len(reached)} of {len(traceable)} clauses the reference engine's trace "
-        f"can cite, in {report.rounds} rounds" + (f" ({', '.join(steps)})" if steps else "")
+        f"clause coverage{' (guided)' if guided else ''}: {len(reached)} of {counted(len(traceable), 'clause')} "
+        "the reference engine's trace "
+        f"can cite, in {counted(report.rounds, 'round')}" + (f" ({', '.join(steps)})" if steps else "")
     ]
     missed = [c for c in traceable if c not in report.first_seen]
     if missed:

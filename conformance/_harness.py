@@ -24,7 +24,7 @@ from gostop_conformance.harness._runner import OUTCOME_OF_ERROR, PASS, RESTART_A
 from gostop_conformance.harness._scenarios import Scenario
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.harness._steps import scenario_plan
-from gostop_conformance.spec import InputError, RulesetFile, load_ruleset, load_yaml
+from gostop_conformance.spec import InputError, RulesetFile, counted, load_ruleset, load_yaml
 
 XFAIL: Final[Outcome] = "XFAIL"
 XPASS: Final[Outcome] = "XPASS"
@@ -172,7 +172,7 @@ class RunReport:
             return None
         unsupported = sum(1 for r in self.records if r.outcome == UNSUPPORTED)
         return (
-            f"only {n} of {len(self.records)} scenarios were checked ({unsupported} unsupported), "
+            f"only {n} of {counted(len(self.records), 'scenario')} were checked ({unsupported} unsupported), "
             f"fewer than the {self.min_checked} required (--min-checked)"
         )
 
@@ -387,7 +387,7 @@ def _bounded(m: Mismatch) -> Mismatch:
         if len(text) <= VALUE_LIMIT:
             return value
         half = VALUE_LIMIT // 2
-        return f"{text[:half]} [... {len(text) - VALUE_LIMIT} characters left out ...] {text[-half:]}"
+        return f"{text[:half]} [... {counted(len(text) - VALUE_LIMIT, 'character')} left out ...] {text[-half:]}"
 
     return replace(m, expected=cut(m.expected), actual=cut(m.actual))
 

@@ -32,6 +32,7 @@ from gostop_conformance.spec import (
     OptionSpec,
     Traceability,
     clauses,
+    counted,
     deal_layouts,
     load_ruleset,
     option_registry,
@@ -168,7 +169,7 @@ def _dependencies_current(corpus: Sequence[Scenario], root: Path, report: LintRe
     stale = dependencies.stale(corpus, dependencies.load(root), root, jobs, cache)
     report.problems += [f"{path}: stale: {line}" for line in stale[:20]]
     if len(stale) > 20:
-        report.problems.append(f"{path}: stale: ... and {len(stale) - 20} more scenarios")
+        report.problems.append(f"{path}: stale: ... and {counted(len(stale) - 20, 'more scenario')}")
     if stale:
         report.problems.append(f"{path}: write it again with `gostop-conformance dependencies --write`")
 
@@ -296,7 +297,7 @@ def coverage_lines(report: CoverageReport) -> list[str]:
     for sid, cid in report.silent:
         lines.append(f"SILENT {sid}: cites {cid}, which the reference engine's trace never reports for it")
     n = len(clauses())
-    lines.append(f"{n - len(uncovered)} of {n} clauses cited; {len(report.silent)} silent citations")
+    lines.append(f"{n - len(uncovered)} of {counted(n, 'clause')} cited; {counted(len(report.silent), 'silent citation')}")
     return lines
 
 

@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from gostop_conformance.harness._harness import XFAIL, Record
 from gostop_conformance.harness._reporters import console_line
 from gostop_conformance.harness._runner import PASS, UNSUPPORTED
+from gostop_conformance.spec import counted
 
 #: outcomes --quiet does not print one by one (the summary counts and groups them)
 QUIET: Final = frozenset({PASS, UNSUPPORTED, XFAIL})
@@ -69,10 +70,10 @@ class LiveOutput:
             rate = self.done / max(time.monotonic() - self.started, 1e-9)
             problems = sum(n for outcome, n in self.counts.items() if outcome in _PROBLEMS)
             if self.progress is not None and self.task is not None:
-                self.progress.update(self.task, completed=self.done, rate=rate, problems=f"{problems} problems" if problems else "")
+                self.progress.update(self.task, completed=self.done, rate=rate, problems=counted(problems, "problem") if problems else "")
             elif self.done % self.step == 0 or self.done == self.total:
                 percent = 100 * self.done // self.total
-                shown = f", {problems} problems" if problems else ""
+                shown = f", {counted(problems, 'problem')}" if problems else ""
                 print(f"progress: {self.done}/{self.total} scenarios ({percent}%){shown}, {rate:.1f}/s", file=self.err, flush=True)
 
     def _line(self, text: str) -> None:

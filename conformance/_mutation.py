@@ -10,6 +10,7 @@ from gostop_conformance.harness._engine import ReferenceEngine
 from gostop_conformance.harness._runner import PASS, run_scenario
 from gostop_conformance.harness._scenarios import Scenario
 from gostop_conformance.mutants import MUTANTS, Mutant, applied
+from gostop_conformance.spec import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +59,13 @@ def report_lines(results: Sequence[MutantResult]) -> list[str]:
         status = "killed " if r.killed else "SURVIVED"
         by = f" by {', '.join(r.killers[:3])}" + (f" (+{len(r.killers) - 3} more)" if len(r.killers) > 3 else "") if r.killed else ""
         lines.append(f"{status} {r.mutant.name:30} [{r.mutant.clause}] {r.mutant.description}{by}")
-    lines.append(f"kill rate: {sum(r.killed for r in results)} of {len(results)} mutants ({kill_rate(results):.1%})")
+    lines.append(f"kill rate: {sum(r.killed for r in results)} of {counted(len(results), 'mutant')} ({kill_rate(results):.1%})")
     return lines
 
 
 def report_markdown(results: Sequence[MutantResult]) -> list[str]:
     lines = [
-        f"**Kill rate: {sum(r.killed for r in results)} of {len(results)} semantic mutants ({kill_rate(results):.1%}).**",
+        f"**Kill rate: {sum(r.killed for r in results)} of {counted(len(results), 'semantic mutant')} ({kill_rate(results):.1%}).**",
         "",
         "| mutant | clause | what it breaks | killed by |",
         "| --- | --- | --- | --- |",

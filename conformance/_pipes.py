@@ -12,6 +12,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import IO, Final
 
+from gostop_conformance.spec import counted
+
 EOF: Final = object()
 OVERSIZE: Final = object()
 CHUNK: Final = 1 << 16
@@ -179,5 +181,5 @@ class StderrBuffer:
             return text
 
     def _render(self) -> str:
-        middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
+        middle = f"\n[... {counted(self.dropped, 'byte')} of stderr dropped ...]\n" if self.dropped else ""
         return bytes(self.head).decode("utf-8", "replace") + middle + b"".join(self.tail).decode("utf-8", "replace")

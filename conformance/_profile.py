@@ -55,7 +55,7 @@ from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._runner import run_scenario
 from gostop_conformance.harness._scenarios import Scenario
 from gostop_conformance.reference import SplitMix64, seeded_deal
-from gostop_conformance.spec import InputError, Options, load_ruleset, option_registry, show_value
+from gostop_conformance.spec import InputError, Options, counted, load_ruleset, option_registry, show_value
 
 Json = dict[str, Any]
 
@@ -778,7 +778,10 @@ def table(found: Sequence[OptionProfile], base: str) -> list[str]:
             continue
         evidence = p.confidence
         lines.append(f"{p.option:32} {p.verdict[:40]:40} {show_value(own[p.option])[:24]:24} {evidence}")
-    lines.append(f"{agree} more options behave as {base} has them, or follow the value the engine is sent")
+    lines.append(
+        f"{counted(agree, 'more option')} {'behaves' if agree == 1 else 'behave'} as {base} has them, "
+        f"or {'follows' if agree == 1 else 'follow'} the value the engine is sent"
+    )
     if not {p.option for p in found} & HARNESS_ONLY:
         lines.append(f"not profiled: {', '.join(sorted(HARNESS_ONLY))} (the harness counts a match's rounds, not the engine)")
     return lines

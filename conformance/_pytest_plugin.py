@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import pytest
 
 from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, MAX_PIPELINE, MAX_SECONDS
+from gostop_conformance.spec import counted
 
 if TYPE_CHECKING:
     from gostop_conformance.harness._declaration import Verdicts
@@ -137,7 +138,7 @@ def _one_line(value: object) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more characters)"
+    return text if len(text) <= limit else f"{text[:limit]}... ({counted(len(text) - limit, 'more character')})"
 
 
 def _stderr_lines(stderr: str) -> list[str]:
@@ -395,7 +396,7 @@ class _CorpusRun:
         if stopped or self.checked():
             return []  # a session stopped early (-x, --maxfail) failed already, and says why
         collected = sum(self.outcomes.values()) + self.deselected
-        lines = [f"NOT GREEN: nothing was checked: none of the {collected} scenarios collected was run against the engine"]
+        lines = [f"NOT GREEN: nothing was checked: none of the {counted(collected, 'scenario')} collected was run against the engine"]
         unsupported = self.outcomes["UNSUPPORTED"]
         if unsupported:
             lines.append(
@@ -419,7 +420,7 @@ class _CorpusRun:
         terminalreporter.write_sep("=", "gostop conformance", red=bool(self.not_green))
         if self.outcomes:
             terminalreporter.write_line(
-                f"engine {self.engine or '(no hello)'}: {sum(self.outcomes.values())} scenarios run, {self.checked()} checked, "
+                f"engine {self.engine or '(no hello)'}: {counted(sum(self.outcomes.values()), 'scenario')} run, {self.checked()} checked, "
                 f"{self.outcomes['UNSUPPORTED']} unsupported"
             )
         for line in self.not_green:

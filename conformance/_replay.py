@@ -27,7 +27,7 @@ from gostop_conformance.harness._engine import ReferenceEngine
 from gostop_conformance.harness._runner import run_scenario
 from gostop_conformance.harness._safetext import terminal_safe
 from gostop_conformance.harness._scenarios import Scenario
-from gostop_conformance.spec import deck
+from gostop_conformance.spec import counted, deck
 
 Json = dict[str, Any]
 
@@ -276,7 +276,7 @@ def _board(pics: _Pictures, state: Json, marked: dict[str, Counter[str]], mark: 
     stacks = _list(state.get("stacks"))
     heaps = f" · stacks <code>{_esc(show(stacks))}</code>" if stacks else ""
     rows.append(
-        f'<div class="gs-row gs-status"><span class="gs-lab">Stock</span>{len(stock)} cards{top}{pending}{heaps}'
+        f'<div class="gs-row gs-status"><span class="gs-lab">Stock</span>{counted(len(stock), "card")}{top}{pending}{heaps}'
         f" · decision <b>{_esc(state.get('decision'))}</b>{who}</div>"
     )
     return '<div class="gs-board">' + "".join(rows) + "</div>"
@@ -409,7 +409,9 @@ def replay_html(sc: Scenario, lines: Sequence[Json], mismatches: Sequence[Mismat
     if len(own) < len(exchanges):
         skipped = len(exchanges) - len(own)
         body.insert(
-            0, f'<p class="gs-note">The first {skipped} exchanges of transcript.jsonl come before this scenario\'s deal: not drawn.</p>'
+            0,
+            f'<p class="gs-note">The first {counted(skipped, "exchange")} of transcript.jsonl {"comes" if skipped == 1 else "come"} '
+            "before this scenario's deal: not drawn.</p>",
         )
     assets = _assets()
     script = str(assets["js"]).replace("</", "<\\/")  # nothing in the script may end the element early

@@ -19,7 +19,7 @@ from gostop_conformance.harness._outputs import written_whole
 from gostop_conformance.harness._replay import replay_html
 from gostop_conformance.harness._runner import PASS, UNSUPPORTED
 from gostop_conformance.harness._safetext import engine_text, terminal_safe, xml_safe
-from gostop_conformance.spec import MAX_JSON_DEPTH, clauses, json_deeper_than, option_registry
+from gostop_conformance.spec import MAX_JSON_DEPTH, clauses, counted, json_deeper_than, option_registry
 
 Json = dict[str, Any]
 
@@ -51,7 +51,7 @@ def _summary_lines(report: RunReport) -> list[str]:
         return [*lines, "nothing was run"]
     counts = report.counts()
     parts = ", ".join(f"{n} {k.lower()}" for k, n in sorted(counts.items()))
-    lines = [f"{len(report.records)} scenarios against {report.engine_label}: {parts}"]
+    lines = [f"{counted(len(report.records), 'scenario')} against {report.engine_label}: {parts}"]
     for area, c in report.by_area().items():
         lines.append(f"  {area:14} " + ", ".join(f"{n} {k.lower()}" for k, n in sorted(c.items())))
     if not report.complete:
@@ -61,22 +61,22 @@ def _summary_lines(report: RunReport) -> list[str]:
         lines.append("Failures by clause (failed of the checked scenarios that cite it):")
         lines += [f"  {failed:4} of {checked:<4} {clause} {clause_title(clause)}" for clause, failed, checked in by_clause[:CONSOLE_GROUPS]]
         if len(by_clause) > CONSOLE_GROUPS:
-            lines.append(f"       ... {len(by_clause) - CONSOLE_GROUPS} more clauses (summary.md lists them all)")
+            lines.append(f"       ... {counted(len(by_clause) - CONSOLE_GROUPS, 'more clause')} (summary.md lists them all)")
     groups = unsupported_groups(report)
     if groups:
         if report.selection.get("rules"):  # run --ruleset-file: the file, not the engine, says what is played
             why = "a value the ruleset file changes", "'declared' is the file's value"
         else:
             why = "what the engine does not declare", "declaring a value runs what it unlocks"
-        lines.append(f"UNSUPPORTED by {why[0]} ({len(groups)} reasons; {why[1]}):")
+        lines.append(f"UNSUPPORTED by {why[0]} ({counted(len(groups), 'reason')}; {why[1]}):")
         for reason, ids in groups[:CONSOLE_GROUPS]:
             lines.append(f"  {len(ids):4} {reason}")
         if len(groups) > CONSOLE_GROUPS:
-            lines.append(f"       ... {len(groups) - CONSOLE_GROUPS} more reasons (summary.md lists them all)")
+            lines.append(f"       ... {counted(len(groups) - CONSOLE_GROUPS, 'more reason')} (summary.md lists them all)")
     substituted = sum(1 for r in report.records if r.verdict is not None and r.verdict.changes and r.outcome != UNSUPPORTED)
     if substituted:
         whose = "the ruleset file's" if report.selection.get("rules") else "the engine's declared"
-        lines.append(f"{substituted} scenarios ran with {whose} values where the outcome is the same (report.jsonl: run_as)")
+        lines.append(f"{counted(substituted, 'scenario')} ran with {whose} values where the outcome is the same (report.jsonl: run_as)")
     if report.ledger_stale:
         verdict = "failing the run (--strict)" if report.strict else "without --strict, not failing it"
         lines.append(f"STALE known failures ({len(report.ledger_stale)}, {verdict}): no such scenario in the corpus; remove them:")
@@ -136,7 +136,7 @@ def _flattened(value: Any, room: int) -> Any:
         return value
     if room < 1:
         text = json.dumps(value, ensure_ascii=False, default=str)
-        return text if len(text) <= _FLAT_LIMIT else f"{text[:_FLAT_LIMIT]} [... {len(text) - _FLAT_LIMIT} characters left out]"
+        return text if len(text) <= _FLAT_LIMIT else f"{text[:_FLAT_LIMIT]} [... {counted(len(text) - _FLAT_LIMIT, 'character')} left out]"
     if isinstance(value, dict):
         return {k: _flattened(v, room - 1) for k, v in value.items()}
     return [_flattened(v, room - 1) for v in value]
@@ -216,7 +216,7 @@ def write_markdown(report: RunReport, path: Path) -> None:
         "",
         *suite_markdown(report),
         *_aborted_markdown(report),
-        f"**{counts[PASS]} passed, {report.failed()} failed** of {len(report.records)} scenarios"
+        f"**{counts[PASS]} passed, {report.failed()} failed** of {counted(len(report.records), 'scenario')}"
         + f" ({report.checked()} checked)"
         + ("" if report.complete else " — **incomplete run**"),
         "",
@@ -403,7 +403,7 @@ def support_profile(report: RunReport) -> list[str]:
     for item in hello.get("rulesets") or []:
         if isinstance(item, dict):
             exceptions = item.get("options") or {}
-            claims.append(f"{item.get('id')} (except {len(exceptions)} options)" if exceptions else str(item.get("id")))
+            claims.append(f"{item.get('id')} (except {counted(len(exceptions), 'option')})" if exceptions else str(item.get("id")))
         else:
             claims.append(str(item))
     lines.append("rulesets: " + (", ".join(claims) or "none claimed"))

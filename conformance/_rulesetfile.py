@@ -30,7 +30,7 @@ import yaml
 from gostop_conformance.harness._declaration import FEATURES, Configuration, Declaration, Support, Verdict
 from gostop_conformance.harness._dependencies import Dependencies
 from gostop_conformance.harness._scenarios import Scenario
-from gostop_conformance.spec import RulesetFile, clauses, closest_named, load_ruleset, option_registry, ruleset_ids, show_value
+from gostop_conformance.spec import RulesetFile, clauses, closest_named, counted, load_ruleset, option_registry, ruleset_ids, show_value
 
 if TYPE_CHECKING:  # a run under a file (conformance._harness) loads neither the fuzzer nor the profiler
     from gostop_conformance.harness._fuzz import FuzzConfig
@@ -164,7 +164,7 @@ def report_lines(
     sent = next((v.scenario.ruleset for _, _, v in outcomes if v is not None and v.scenario is not None), rules.base)
     lines = [
         f"under the rules of {label(rules)}, {rules.hash}, sent as {sent} with the file's option values:",
-        f"  {len(checked)} of {len(outcomes)} scenarios held under them and ran "
+        f"  {len(checked)} of {counted(len(outcomes), 'scenario')} held under them and ran "
         f"({substituted} with the file's values in place of their own, the reference engine giving the same outcome)",
     ]
     if needs:
@@ -184,10 +184,10 @@ def _pinned_lines(rules: RulesetFile, found: Sequence[Pinned], what: str) -> lis
     if not found:
         return [f"  the file plays exactly as {rules.base}"]
     registry = option_registry()
-    lines = [f"  its {len(found)} differences from {rules.base}, and {what}:"]
+    lines = [f"  its {counted(len(found), 'difference')} from {rules.base}, and {what}:"]
     for p in found:
         cited = ", ".join(registry[p.option].clauses)
-        count = f"{len(p.scenarios)} scenario{'s' if len(p.scenarios) > 1 else ''}" if p.scenarios else "NO scenario checks it"
+        count = counted(len(p.scenarios), "scenario") if p.scenarios else "NO scenario checks it"
         lines.append(f"    {p.option} = {show_value(p.value)} ({rules.base}: {show_value(p.base_value)}; {cited}): {count}")
     return lines
 
@@ -287,7 +287,7 @@ def profile_ruleset(found: Sequence[OptionProfile], hello: Json, engine: str, ba
         "description": (
             f"Written by `gostop-conformance profile`: {parent} with every option value the engine's behaviour on the "
             f"corpus showed to differ. Left at {parent}'s value, undecided, inconsistent, weakly evidenced or followed as "
-            f"sent: {len(undecided)} of the {len(found)} options profiled."
+            f"sent: {len(undecided)} of the {counted(len(found), 'option')} profiled."
         ),
         "sources": ["spec"],
     }
@@ -327,7 +327,8 @@ def profile_against(found: Sequence[OptionProfile], rules: RulesetFile) -> list[
         counts["differ"] += 1
         lines.append(f"  {p.option}: the engine plays {p.verdict}; the file says {show_value(own[p.option])} ({p.confidence})")
     lines.append(
-        f"  of the {len(found)} options profiled: {counts['differ']} played otherwise than the file says, {counts['agree']} as it says, "
+        f"  of the {counted(len(found), 'option')} profiled: {counts['differ']} played otherwise than the file says, "
+        f"{counts['agree']} as it says, "
         f"{counts['follow']} follow the value the engine is sent, {counts['undecided']} undecided"
     )
     return lines

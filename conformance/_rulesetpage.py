@@ -22,6 +22,7 @@ from gostop_conformance.spec import (
     Card,
     Ruleset,
     RulesetFile,
+    counted,
     deck,
     load_yaml,
     named_chain,
@@ -195,8 +196,12 @@ def page_html(view: RulesetView) -> str:
     out.append('<h2 id="cards">Cards it adds</h2>')
     added = view.added_cards()
     if added:
-        items = "".join(f"<li>{_code(c.id)}: a bonus card worth {c.units} junk units ({html.escape(c.picture)})</li>" for c in added)
-        out.append(f"<p>The deck is the {MONTH_CARDS} month cards and {len(added)} bonus cards (R-BONUS-DECK):</p><ul>{items}</ul>")
+        items = "".join(
+            f"<li>{_code(c.id)}: a bonus card worth {counted(c.units, 'junk unit')} ({html.escape(c.picture)})</li>" for c in added
+        )
+        out.append(
+            f"<p>The deck is the {MONTH_CARDS} month cards and {counted(len(added), 'bonus card')} (R-BONUS-DECK):</p><ul>{items}</ul>"
+        )
     else:
         out.append(f"<p>None: the deck is the {MONTH_CARDS} month cards.</p>")
     out.append('<h2 id="options">Every option value</h2>')

@@ -21,7 +21,7 @@ import orjson
 
 from gostop_conformance.harness._engine import EngineError, reply_problem
 from gostop_conformance.harness._pipes import EOF, OVERSIZE, LineReader, StderrBuffer
-from gostop_conformance.spec import MAX_JSON_DEPTH, json_deeper_than
+from gostop_conformance.spec import MAX_JSON_DEPTH, counted, json_deeper_than
 
 Json = dict[str, Any]
 
@@ -281,7 +281,7 @@ def _clipped(text: str) -> str:
     if len(text) <= LINE_LIMIT:
         return text
     half = LINE_LIMIT // 2
-    return f"{text[:half]} [... {len(text) - LINE_LIMIT} characters left out ...] {text[-half:]}"
+    return f"{text[:half]} [... {counted(len(text) - LINE_LIMIT, 'character')} left out ...] {text[-half:]}"
 
 
 def _kill_group(pgid: int) -> None:

@@ -9,6 +9,7 @@ from functools import cache
 from typing import Final
 
 from gostop_conformance import spec
+from gostop_conformance.spec import counted
 
 #: the month of a bonus card, which matches nothing (R-BONUS-DECK)
 NO_MONTH: Final = spec.NO_MONTH
@@ -61,7 +62,7 @@ def deck_ids(bonus_cards: tuple[int, ...] = ()) -> tuple[str, ...]:
     for value in bonus_cards:
         pick = next((c for c in extras if c.units == value and c.id not in used), None)
         if pick is None:
-            raise ValueError(f"bonus_cards {list(bonus_cards)}: the deck has no further bonus card of {value} units")
+            raise ValueError(f"bonus_cards {list(bonus_cards)}: the deck has no further bonus card of {counted(value, 'unit')}")
         used.add(pick.id)
         ids.append(pick.id)
     return tuple(ids)

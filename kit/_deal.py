@@ -12,6 +12,7 @@ from typing import Any
 from gostop_conformance.kit._cards import card, deck_ids, is_card, month
 from gostop_conformance.kit._errors import BadDeal, Unsupported
 from gostop_conformance.kit._seeded import seeded_deal
+from gostop_conformance.spec import counted
 
 
 @dataclass(frozen=True)
@@ -114,13 +115,13 @@ class Deal:
             )
         hands = tuple(tuple(h) for h in raw["hands"])
         if len(hands) != n:
-            raise BadDeal(f"deal.hands: {len(hands)} hands for {n} players")
+            raise BadDeal(f"deal.hands: {counted(len(hands), 'hand')} for {n} players")
         captured = tuple(tuple(p) for p in raw.get("captured") or [[] for _ in range(n)])
         if len(captured) != n:
-            raise BadDeal(f"deal.captured: {len(captured)} piles for {n} players")
+            raise BadDeal(f"deal.captured: {counted(len(captured), 'pile')} for {n} players")
         players = tuple(dict(p) for p in raw.get("players") or ())
         if players and len(players) != n:
-            raise BadDeal(f"deal.players: {len(players)} entries for {n} players")
+            raise BadDeal(f"deal.players: {counted(len(players), 'entry', 'entries')} for {n} players")
         for where, seat in (("deal.dealer", raw["dealer"]), ("deal.first_player", raw.get("first_player"))):
             if seat is not None and not 0 <= seat < n:
                 raise BadDeal(f"{where}: expected a seat from 0 to {n - 1}, got {seat}")
@@ -130,7 +131,7 @@ class Deal:
         for k, s in enumerate(raw.get("stacks") or ()):
             of = tuple(c for c in table if month(c) == s["month"])
             if len(of) != 3:
-                raise BadDeal(f"deal.stacks[{k}]: the table holds {len(of)} cards of month {s['month']}, a stack is three")
+                raise BadDeal(f"deal.stacks[{k}]: the table holds {counted(len(of), 'card')} of month {s['month']}, a stack is three")
             owner = s["owner"]
             if owner is not None and not 0 <= owner < n:
                 raise BadDeal(f"deal.stacks[{k}].owner: expected a seat from 0 to {n - 1}, got {owner}")

@@ -150,6 +150,8 @@ def run_suite(peer: Peer, checkout: Path, out: Path) -> list[dict[str, Any]]:
 
 def section(peer: str, engine_commit: str, records: list[dict[str, Any]], deviations: list[Deviation]) -> tuple[str, list[str]]:
     """The README's verdict section, and the problems (unclassified or stale entries)."""
+    from gostop_conformance.spec import counted
+
     header, rows = records[0], [r for r in records[1:] if "id" in r]
     counts: dict[str, int] = {}
     for r in rows:
@@ -166,7 +168,7 @@ def section(peer: str, engine_commit: str, records: list[dict[str, Any]], deviat
         BEGIN,
         "",
         f"`python peers/verdict.py {peer} /path/to/checkout` (the engine at commit `{engine_commit}`, suite {suite}), "
-        f"{len(rows)} scenarios: **{counts.get('PASS', 0)} pass, {sum(counts.get(o, 0) for o in FAILING)} fail, "
+        f"{counted(len(rows), 'scenario')}: **{counts.get('PASS', 0)} pass, {sum(counts.get(o, 0) for o in FAILING)} fail, "
         f"{counts.get('UNSUPPORTED', 0)} unsupported** ({checked} checked). Every failure, with its class "
         f"(engine: {CLASSES['engine']}; house-rule: {CLASSES['house-rule']}) and the evidence in the engine's source:",
         "",
@@ -256,7 +258,7 @@ def profile_section(findings: list[dict[str, Any]], hello: dict[str, Any]) -> tu
     """The README's profile section: every confident finding beside the adapter's declaration, and
     the problems (a confident finding the declaration contradicts). A finding is confident when
     it may be declared and its evidence does not disagree (an inconsistent one never is)."""
-    from gostop_conformance.spec import show_value
+    from gostop_conformance.spec import counted, show_value
 
     problems: list[str] = []
     rows: list[str] = []
@@ -297,9 +299,10 @@ def profile_section(findings: list[dict[str, Any]], hello: dict[str, Any]) -> tu
     lines = [
         PROFILE_BEGIN,
         "",
-        f"`gostop-conformance profile` on this engine: {counts['confident']} options found with confidence, "
-        f"{counts['inconsistent']} inconsistent (evidence that disagrees: reported, not declared), {counts['lead']} "
-        f"leads (no modelled value fits, or a single play), {counts['undecided']} undecided. Every confident finding beside "
+        f"`gostop-conformance profile` on this engine: {counted(counts['confident'], 'option')} found with confidence, "
+        f"{counts['inconsistent']} inconsistent (evidence that disagrees: reported, not declared), "
+        f"{counted(counts['lead'], 'lead')} (no modelled value fits, or a single play), {counts['undecided']} undecided. "
+        "Every confident finding beside "
         "what the adapter declares (each exception there cites the engine's source):",
         "",
         "| option | the profile finds | conclusive plays | the adapter declares | agree |",

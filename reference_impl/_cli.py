@@ -16,6 +16,7 @@ from gostop_conformance.spec import (
     EXIT_USAGE,
     InputError,
     Ruleset,
+    counted,
     load_ruleset,
     load_ruleset_file,
     ruleset_ids,
@@ -99,7 +100,7 @@ def _play(rs: Ruleset, seed: int, max_rounds: int | None) -> int:
         print("\n".join(settlement_text(rnd.settlement)))
         print("totals: " + ", ".join(f"P{s} {t:+d}" for s, t in enumerate(match.totals)))
     if match.over:
-        print(f"\nmatch over after {played} rounds; winner(s): {', '.join(f'P{s}' for s in match.winners())}")
+        print(f"\nmatch over after {counted(played, 'round')}; winner(s): {', '.join(f'P{s}' for s in match.winners())}")
     return EXIT_OK
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from gostop_conformance.reference._deal import deck_indices
 from gostop_conformance.reference._round import Round
 from gostop_conformance.reference._tally import Tally
-from gostop_conformance.spec import deck
+from gostop_conformance.spec import counted, deck
 
 
 def card_places(rnd: Round) -> Counter[str]:
@@ -33,9 +33,9 @@ def violations(rnd: Round) -> list[str]:
     expected = {deck().cards[i].id for i in deck_indices(rnd.o)}
     for cid in sorted(expected | set(seen)):
         if cid not in expected:  # a card of another deck (a bonus card the ruleset does not deal)
-            problems.append(f"card {cid} is not in this ruleset's deck but is in {seen[cid]} places")
+            problems.append(f"card {cid} is not in this ruleset's deck but is in {counted(seen[cid], 'place')}")
         elif seen.get(cid, 0) != 1:
-            problems.append(f"card {cid} is in {seen.get(cid, 0)} places (expected exactly one)")
+            problems.append(f"card {cid} is in {counted(seen.get(cid, 0), 'place')} (expected exactly one)")
     for seat, (pile, tally) in enumerate(zip([p.captured for p in rnd.seats], [p.tally for p in rnd.seats], strict=True)):
         if tally != Tally(pile):
             problems.append(f"seat {seat}'s score tally is out of step with its captured pile")

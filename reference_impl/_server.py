@@ -29,6 +29,7 @@ import orjson
 from gostop_conformance.reference._jsonapi import JsonEngine
 from gostop_conformance.spec import (
     MAX_JSON_DEPTH,
+    counted,
     format_path,
     json_deeper_than,
     load_ruleset,
@@ -70,7 +71,7 @@ def _clip(text: str) -> str:
     if len(text) <= MESSAGE_LIMIT:
         return text
     half = MESSAGE_LIMIT // 2 - 30
-    return f"{text[:half]} [... {len(text) - 2 * half} characters left out ...] {text[-half:]}"
+    return f"{text[:half]} [... {counted(len(text) - 2 * half, 'character')} left out ...] {text[-half:]}"
 
 
 #: what a JSON value is called, by the Python type it parses to (a message speaks JSON, not Python)

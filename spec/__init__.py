@@ -105,6 +105,7 @@ if TYPE_CHECKING:
         traceability_problems,
         uncovered_seeds,
     )
+    from gostop_conformance.spec._words import counted
     from gostop_conformance.spec._yamlio import InputError, Located, format_path, load_yaml, load_yaml_text
 
 _HOME: Final = {
@@ -183,6 +184,7 @@ _HOME: Final = {
     "format_path": "_yamlio",
     "load_yaml": "_yamlio",
     "load_yaml_text": "_yamlio",
+    "counted": "_words",
 }
 
 __all__ = [
@@ -225,6 +227,7 @@ __all__ = [
     "card_ids_with_role",
     "clauses",
     "closest_named",
+    "counted",
     "deal_layouts",
     "deck",
     "expand_toggles",

@@ -10,6 +10,8 @@ from typing import Any, Final
 
 import yaml
 
+from gostop_conformance.spec._words import counted
+
 #: characters of an error message kept (a value quoted from a 50 MB line must not become the message)
 MESSAGE_LIMIT: Final = 2000
 
@@ -17,7 +19,9 @@ MESSAGE_LIMIT: Final = 2000
 def _bounded(text: str) -> str:
     if len(text) <= MESSAGE_LIMIT:
         return text
-    return text[: MESSAGE_LIMIT // 2] + f" [... {len(text) - MESSAGE_LIMIT} characters left out ...] " + text[-MESSAGE_LIMIT // 2 :]
+    return (
+        text[: MESSAGE_LIMIT // 2] + f" [... {counted(len(text) - MESSAGE_LIMIT, 'character')} left out ...] " + text[-MESSAGE_LIMIT // 2 :]
+    )
 
 
 class InputError(Exception):

@@ -1,6 +1,7 @@
 """Headless Chromium for the browser tests (tests/docs/ for the site, tests/conformance/ for a
 reproducer's replay.html): Debian's chromium driven over the DevTools protocol with the standard
-library only; the tests skip when it is missing."""
+library only; the tests skip when it is missing. The browser sees no Korean system font (a
+fontconfig of its own hides every font fc-list says has Korean), as a reader's machine without one."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
 import pytest
 
@@ -141,12 +143,38 @@ class DevTools:
         return out
 
 
+def fontconfig_without_korean(folder: Path) -> Path:
+    """A fontconfig file for the browser: the one in force, less every font that has Korean, so that the
+    browser tests see the site as a reader whose machine has no Korean font (fc-list names them)."""
+    base = os.environ.get("FONTCONFIG_FILE") or "/etc/fonts/fonts.conf"
+    fc_list = shutil.which("fc-list")
+    korean: list[str] = []
+    if fc_list is not None:
+        listed = subprocess.run([fc_list, "--format=%{file}\\n", ":lang=ko"], capture_output=True, text=True, check=True, timeout=60)
+        korean = sorted(set(listed.stdout.split("\n")) - {""})
+    reject = "".join(f"<glob>{xml_escape(path)}</glob>" for path in korean)
+    conf = folder / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n<fontconfig>\n'
+        f"  <include>{xml_escape(base)}</include>\n"
+        + (f"  <selectfont><rejectfont>{reject}</rejectfont></selectfont>\n" if reject else "")
+        + f"  <cachedir>{xml_escape(str(folder / 'fontconfig-cache'))}</cachedir>\n</fontconfig>\n",
+        encoding="utf-8",
+    )
+    if fc_list is not None:
+        env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
+        left = subprocess.run([fc_list, ":lang=ko", "file"], capture_output=True, text=True, check=True, timeout=60, env=env)
+        assert not left.stdout.strip(), f"Korean fonts the browser would still see:\n{left.stdout}"
+    return conf
+
+
 @contextlib.contextmanager
 def chromium() -> Iterator[DevTools]:
     """A headless Chromium with one page, 1280 x 2000, its Page, Runtime and Log domains enabled."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests")
     profile = tempfile.mkdtemp(prefix="gostop-chromium-")
+    fonts = fontconfig_without_korean(Path(profile))
     log = open(Path(profile) / "chromium.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [
@@ -169,6 +197,7 @@ def chromium() -> Iterator[DevTools]:
         ],
         stdout=log,
         stderr=log,
+        env={**os.environ, "FONTCONFIG_FILE": str(fonts)},
     )
     tools: DevTools | None = None
     try:

@@ -286,7 +286,8 @@ def main(argv: list[str]) -> int:
         counts[outcome] += 1
         print(f"{outcome} {sc['id']}" + (f": {why}" if why else ""))
     engine.close()
-    print(f"{len(export['scenarios'])} scenarios: {counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} unsupported")
+    n = len(export["scenarios"])
+    print(f"{n} scenario{'' if n == 1 else 's'}: {counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} unsupported")
     return 1 if counts["FAIL"] else 0
 
 

@@ -7,13 +7,15 @@
   rendering of that page, or by a fresh recording;
 - on_page_markdown: expand the `gostop:` markers of the hand-written pages;
 - on_post_page, on_post_template: put back the raw HTML blocks, and point every page (the 404 page
-  too) at the site's search worker (docsgen.search: clause ids stay whole search terms).
+  too) at the site's search worker (docsgen.search: clause ids stay whole search terms);
+- on_post_build: write the hangul webfont cut down to the hangul of the built pages (docsgen.fonts).
 
 The hook writes nothing into docs/.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import sys
 from pathlib import Path
@@ -28,11 +30,14 @@ for entry in (str(HERE), str(REPO)):
 
 from mkdocs.structure.files import File, Files  # noqa: E402
 
+from docsgen import fonts as _fonts  # noqa: E402
 from docsgen import model as _model  # noqa: E402
 from docsgen import search as _search  # noqa: E402
 from docsgen import site as _site  # noqa: E402
+from gostop_conformance.spec import counted  # noqa: E402
 
 _STATE: dict[str, Any] = {}
+LOG = logging.getLogger("mkdocs.hooks.gostop")
 
 
 def on_config(config: Any) -> Any:
@@ -82,3 +87,10 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if page.file.generated_by is not None:
         return markdown
     return _site.expand_markers(markdown, page.file.src_uri, _STATE["model"], Path(config["docs_dir"]))
+
+
+def on_post_build(config: Any) -> None:
+    shipped = _fonts.write(Path(config["site_dir"]))
+    LOG.info(
+        f"{_fonts.WOFF2}: {shipped.family} {shipped.version}, {counted(shipped.characters, 'hangul character')}, {shipped.size:,} bytes"
+    )

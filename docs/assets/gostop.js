@@ -121,7 +121,7 @@
         }
       });
       var out = form.querySelector(".gs-count");
-      if (out) out.textContent = shown + " of " + total + " scenarios";
+      if (out) out.textContent = shown + " of " + total + (total === 1 ? " scenario" : " scenarios");
       var query = new URLSearchParams();
       fields.forEach(function (name) { if (v[name]) query.set(name, v[name]); });
       var search = query.toString();

@@ -146,7 +146,7 @@ def test_a_pile_compared_by_units_is_not_named_by_card_ids() -> None:
     assert _first_problem(record) == f"captured[0]: {diff}"
     [short] = check_seen({"captured": [["m02-junk-1"], []]}, [], {"captured": [["m05-animal"], []]}, "w", rules=plain)
     assert short.text().endswith(
-        "(1 cards expected, 1 reported; missing 1 single junk; extra m05-animal; junk of any month compared by units (R-STEAL))"
+        "(1 card expected, 1 reported; missing 1 single junk; extra m05-animal; junk of any month compared by units (R-STEAL))"
     )
     [by_id] = check_seen({"captured": [expected, []]}, [], {"captured": [got, []]}, "w", rules=plain, exact=True)
     assert not by_id.note and "missing m02-junk-1 m05-animal m11-double-junk" in by_id.text()
@@ -169,10 +169,10 @@ def test_an_event_log_mismatch_names_the_first_event_and_field_that_differ() -> 
     assert check_events({"exact": JJOK}, reordered, "w")[0].note == "event 2: expected flip, got jjok (the flip comes as event 3)"
     assert check_events({"exact": JJOK}, JJOK[:2], "w")[0].note == "event 3 (jjok) and after are missing: jjok, steal"
     extra = [*JJOK, {"kind": "sweep", "player": 0}]
-    assert check_events({"exact": JJOK}, extra, "w")[0].note == "1 more events than expected, from event 5: sweep"
+    assert check_events({"exact": JJOK}, extra, "w")[0].note == "1 more event than expected, from event 5: sweep"
     other_card = [*JJOK[:3], {**JJOK[3], "cards": ["m04-animal"]}]
     assert check_events({"exact": JJOK}, other_card, "w")[0].note == (
-        "event 4 (steal): cards: 1 cards expected, 1 reported; missing m03-junk-1; extra m04-animal"
+        "event 4 (steal): cards: 1 card expected, 1 reported; missing m03-junk-1; extra m04-animal"
     )
 
 

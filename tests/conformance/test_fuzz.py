@@ -288,7 +288,7 @@ def test_the_cap_counts_later_classes_and_the_written_scenario_is_valid_yaml_wha
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert re.search(r"^200 rounds in ", proc.stdout, re.MULTILINE), proc.stdout
-    assert "the cap of 1 classes (--max-divergences) was reached in round " in proc.stdout
+    assert "the cap of 1 class (--max-divergences) was reached in round " in proc.stdout
     [written] = sorted(p for p in out.iterdir() if p.suffix == ".yaml")
     [scenario] = _load_one(written, tmp_path)
     assert scenario.title.startswith(f"Found by fuzzing {engine}: ") and run_scenario(ReferenceEngine(), scenario).outcome == "PASS"

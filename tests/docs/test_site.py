@@ -10,15 +10,21 @@
 - In headless Chromium (/usr/bin/chromium, driven over the DevTools protocol with the standard
   library only; skipped when it is missing) a rules page, the card gallery, a scenario page and the
   filtered catalogue render their card pictures without console errors; the step-through and the
-  filters work. Screenshots go to reports/screenshots/ (or $GOSTOP_SCREENSHOTS).
+  filters work. The browser sees no Korean system font (tests/browser.py), as a reader's machine
+  without one: hangul is drawn all the same, by the site's own webfont, not as empty boxes. On a
+  390 px phone the learn page does not overflow and its card rows wrap from the left. Screenshots
+  go to reports/screenshots/ (or $GOSTOP_SCREENSHOTS).
+- The hangul webfont the build ships holds exactly the hangul the built pages show, with its licence.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
+import html
 import http.server
 import io
+import itertools
 import json
 import os
 import posixpath
@@ -203,6 +209,27 @@ def test_every_protocol_field_on_the_site_is_described(site: Path) -> None:
                 empty.append(cells[0])
     assert rows >= 100, f"only {rows} field rows found on protocol/"
     assert not empty, f"protocol fields shown without a description: {empty}"
+
+
+def test_the_site_ships_a_hangul_font_for_exactly_the_hangul_it_shows(site: Path) -> None:
+    from fontTools.ttLib import TTFont
+
+    hangul = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff]")
+    shown = {ch for page in site.rglob("*.html") for ch in hangul.findall(html.unescape(page.read_text(encoding="utf-8")))}
+    assert {"뻑", "광", "피"} <= shown
+    font = TTFont(site / "assets" / "fonts" / "hangul.woff2")
+    held = {chr(code) for code in font.getBestCmap()}
+    assert held == shown, f"missing {sorted(shown - held)[:20]}, not shown {sorted(held - shown)[:20]}"
+    assert font["name"].getDebugName(1) == "Noto Sans KR"
+    assert (site / "assets" / "fonts" / "hangul.woff2").stat().st_size < 64_000, "the hangul font grew past 64 kB"
+    licence = (site / "assets" / "fonts" / "OFL.txt").read_text(encoding="utf-8")
+    assert "Copyright 2014-2021 Adobe" in licence and "SIL OPEN FONT LICENSE Version 1.1" in licence
+    css = (site / "assets" / "hangul.css").read_text(encoding="utf-8")
+    face = re.search(r'@font-face \{ font-family: "Gostop Hangul";[^}]*src: url\("([^"]+)"\) format\("woff2"\)', css)
+    assert face and posixpath.normpath(posixpath.join("assets", face.group(1))) == "assets/fonts/hangul.woff2", "no @font-face for the font"
+    for stack in ("--md-text-font-family", "--md-code-font-family"):
+        declared = re.search(stack + r":([^;]+);", css)
+        assert declared and '"Gostop Hangul"' in declared.group(1), f"{stack} does not fall back on the site's hangul font"
 
 
 def test_pages_are_generated_not_copied() -> None:
@@ -580,12 +607,75 @@ def test_the_glossary_shows_every_term_in_hangul_romanisation_and_english(browse
     for term in glossary().terms:
         text = headings.get(term.id, "")
         assert term.hangul in text and term.romanisation in text, f"{term.id}: heading {text!r}"
-    # hangul is drawn with a font that has it: a syllable is as wide as a CJK ideograph, not a box
-    widths = browser.evaluate(
-        """(() => { const c = document.createElement('canvas').getContext('2d'); c.font = '32px sans-serif';
-        return ['피', '광', '口', '\\u{10FFFF}'].map(t => c.measureText(t).width); })()"""
+
+
+#: draws each text in a font into a canvas and returns its pixels (alpha only), to tell glyphs apart
+DRAW = """(font, texts) => texts.map(t => { const c = document.createElement('canvas'); c.width = 72; c.height = 72;
+  const x = c.getContext('2d'); x.font = font; x.textBaseline = 'middle'; x.fillText(t, 8, 36);
+  return x.getImageData(0, 0, 72, 72).data.filter((_, i) => i % 4 === 3).join(''); })"""
+SYLLABLES = ("피", "광", "뻑", "쪽", "고", "스", "톱")
+
+
+def test_hangul_is_drawn_by_the_site_font_on_a_machine_without_a_korean_font(browser: DevTools, served: str) -> None:
+    _visit(browser, f"{served}glossary/", "glossary-no-korean-font.png")
+    text = "".join(SYLLABLES)
+    state = browser.evaluate(
+        f"""(async () => {{
+      const draw = {DRAW};
+      const probe = document.createElement('p'); probe.textContent = {json.dumps(text)};
+      document.querySelector('.md-typeset').append(probe);
+      const font = '48px ' + getComputedStyle(probe).fontFamily;  // the page's own stack
+      probe.getBoundingClientRect(); await document.fonts.load(font, {json.dumps(text)}); await document.fonts.ready;
+      const none = '\\u{{10FFFF}}';  // no font has it: whatever the browser draws for a missing glyph
+      return {{font, page: draw(font, [...{json.dumps(SYLLABLES)}, none]), bare: draw('48px sans-serif', ['피', '광', none]),
+        faces: [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)}};
+    }})()"""
     )
-    assert abs(widths[0] - widths[2]) < 4 and abs(widths[1] - widths[2]) < 4, f"no hangul font? widths {widths}"
+    *syllables, missing = state["page"]
+    # the control: without the site's font the browser has none for hangul (else this test proves nothing)
+    bare = state["bare"]
+    assert bare[0] == bare[1] == bare[2], "the browser draws hangul without the site's font: a Korean system font is not hidden"
+    assert all(s != missing for s in syllables), f"hangul drawn as the missing-glyph box with {state['font']}"
+    assert len(set(syllables)) == len(SYLLABLES), f"two syllables drawn alike (boxes) with {state['font']}"
+    assert '"Gostop Hangul"' in state["font"] and "Gostop Hangul" in state["faces"], state
+
+
+def test_the_learn_page_on_a_phone_wraps_card_rows_from_the_left(browser: DevTools, served: str) -> None:
+    width = 390
+    browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        _visit(browser, f"{served}learn/", "learn-phone-top.png")
+        height = min(int(browser.evaluate("document.documentElement.scrollHeight")), 16_000)
+        clip = {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}
+        data = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip})["data"]
+        (SCREENSHOTS / "learn-phone.png").write_bytes(base64.b64decode(data))
+        state = browser.evaluate(
+            """(() => {
+          const rows = [...document.querySelectorAll('figure.gs-lesson .gs-cards')].map(row => {
+            const box = row.getBoundingClientRect();
+            const left = box.left + parseFloat(getComputedStyle(row).paddingLeft);
+            const lines = new Map();
+            for (const img of row.querySelectorAll(':scope > img, :scope > * > img')) {
+              const r = img.getBoundingClientRect(), top = Math.round(r.top);
+              if (!lines.has(top)) lines.set(top, []);
+              lines.get(top).push([r.left, r.right]);
+            }
+            return {left, lines: [...lines.values()].map(l => l.sort((a, b) => a[0] - b[0]))};
+          });
+          return {overflow: document.documentElement.scrollWidth - window.innerWidth, rows};
+        })()"""
+        )
+    finally:
+        browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 2000, "deviceScaleFactor": 1, "mobile": False})
+    assert state["overflow"] <= 0, f"the learn page is {state['overflow']} px wider than a {width} px phone"
+    wrapped = [row for row in state["rows"] if len(row["lines"]) > 1]
+    assert wrapped, f"no card row wraps at {width} px: the check would prove nothing"
+    for n, row in enumerate(state["rows"]):
+        for line in row["lines"]:
+            indent = line[0][0] - row["left"]
+            assert indent < 4, f"card row {n}: a line starts {indent:.0f} px right of the row's left edge"
+            gaps = [b[0] - a[1] for a, b in itertools.pairwise(line)]
+            assert not gaps or max(gaps) - min(gaps) < 1, f"card row {n}: uneven gaps {gaps}"
 
 
 def test_the_compatibility_report_shows_the_peers_the_reference_and_its_mutants(browser: DevTools, served: str) -> None:

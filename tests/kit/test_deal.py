@@ -38,7 +38,7 @@ def test_a_bad_deal_says_what_is_wrong() -> None:
     good = {"dealer": 0, "hands": [ids[0:10], ids[10:20]], "table": ids[20:28], "stock": ids[28:]}
     assert kit.Deal.from_json(good, rules).fresh
     for change, message in [
-        ({"hands": [ids[0:10]]}, "deal.hands: 1 hands for 2 players"),
+        ({"hands": [ids[0:10]]}, "deal.hands: 1 hand for 2 players"),
         ({"stock": ids[28:-1]}, "deal: cards missing: m12-double-junk"),
         ({"stock": [*ids[28:], "bonus-3"]}, "deal: cards not of this ruleset's deck: bonus-3"),
         ({"stock": [*ids[28:], "m13-x"]}, "deal: 'm13-x' is not a card id of spec/deck.yaml"),

@@ -142,7 +142,7 @@ def test_an_inconsistent_finding_is_never_counted_confident() -> None:
         _finding("pi_bak", [True], [2]),
     ]
     text, problems = verdict.profile_section(found, hello)
-    assert problems == [] and "1 options found with confidence, 1 inconsistent" in text and "jjok_steal" not in text
+    assert problems == [] and "1 option found with confidence, 1 inconsistent" in text and "jjok_steal" not in text
 
 
 def test_the_value_it_is_sent_is_checked_against_the_values_the_plays_told_apart() -> None:

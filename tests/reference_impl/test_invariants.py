@@ -131,7 +131,7 @@ def test_a_card_of_another_deck_is_reported() -> None:
     """matgo-2p deals no bonus card: one in its stock is a card too many, even in one place."""
     rnd = mid_round()
     rnd.stock.insert(0, CARD_ID.index("bonus-2a"))
-    assert violations(rnd) == ["card bonus-2a is not in this ruleset's deck but is in 1 places"]
+    assert violations(rnd) == ["card bonus-2a is not in this ruleset's deck but is in 1 place"]
 
 
 @pytest.mark.parametrize("seat", [0, 1])

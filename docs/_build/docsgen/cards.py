@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from gostop_conformance.spec import Card
+from gostop_conformance.spec import Card, counted
 
 W, H = 60, 96
 FONT = 'font-family="sans-serif" font-weight="bold"'
@@ -357,7 +357,7 @@ def kind_text(card: Card) -> str:
     if card.kind == "double-junk":
         return "double junk (2 units)"
     if card.kind == "bonus":
-        return f"bonus card ({card.units} junk units, no month)"
+        return f"bonus card ({counted(card.units, 'junk unit')}, no month)"
     return str(card.kind)
 
 

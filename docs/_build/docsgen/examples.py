@@ -15,6 +15,7 @@ from typing import Any
 
 from docsgen.links import Ctx, esc
 from docsgen.model import Frame, RoundRun, Run
+from gostop_conformance.spec import counted
 
 Json = dict[str, Any]
 
@@ -212,7 +213,7 @@ def board_html(ctx: Ctx, state: Json | None, previous: Json | None) -> str:
     who = f", {seat(state.get('to_act'))} to act" if state.get("to_act") is not None else ""
     pending = f" · in play {ctx.cards(state.get('in_play'), 's')}" if state.get("in_play") else ""
     rows.append(
-        f'<div class="gs-row gs-status"><span class="gs-lab">Stock</span>{len(stock)} cards{top}{pending}'
+        f'<div class="gs-row gs-status"><span class="gs-lab">Stock</span>{counted(len(stock), "card")}{top}{pending}'
         f" · decision <b>{esc(decision)}</b>{who}</div>"
     )
     return '<div class="gs-board">' + "".join(rows) + "</div>"

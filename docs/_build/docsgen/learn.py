@@ -23,6 +23,7 @@ from docsgen.cards import MONTH_NAMES
 from docsgen.examples import by_index, seat, sort_cards
 from docsgen.links import Ctx, esc, md_escape
 from docsgen.model import Frame, Model, Run
+from gostop_conformance.spec import counted
 
 SRC = "learn.md"
 Json = dict[str, Any]
@@ -340,7 +341,8 @@ def _cards(ctx: Ctx, ids: Any, size: str = "l", new: frozenset[str] = frozenset(
 def _back(ctx: Ctx, count: int) -> str:
     return (
         f'<span class="gs-stock"><img class="gs-card gs-card-l" src="{ctx.href("cards/back.svg")}" width="64" height="102" '
-        f'alt="the stock, face down" title="the stock: {count} cards face down"><span class="gs-mini">{count} cards</span></span>'
+        f'alt="the stock, face down" title="the stock: {counted(count, "card")} face down">'
+        f'<span class="gs-mini">{counted(count, "card")}</span></span>'
     )
 
 
@@ -476,11 +478,15 @@ def scoring_table(ctx: Ctx) -> str:
             "m01-bright",
             f"3 brights: {o['bright_3']} (with the rain bright: {o['bright_3_rain']}); 4: {o['bright_4_dry']}; 5: {o['bright_5']}",
         ),
-        ("animals", "m02-animal", f"{o['animal_threshold']} animals: 1, and 1 more for each further animal"),
+        ("animals", "m02-animal", f"{counted(o['animal_threshold'], 'animal')}: 1, and 1 more for each further animal"),
         ("godori", "m08-animal", f"the three birds: {o['godori_points']}"),
-        ("ribbons", "m01-ribbon", f"{o['ribbon_threshold']} ribbons: 1, and 1 more for each further ribbon"),
+        ("ribbons", "m01-ribbon", f"{counted(o['ribbon_threshold'], 'ribbon')}: 1, and 1 more for each further ribbon"),
         ("ribbon trio", "m06-ribbon", f"three red, three blue or three plain ribbons: {o['dan_points']} each"),
-        ("junk", "m11-double-junk", f"{o['junk_threshold']} junk units: 1, and 1 more for each further unit (a double junk is 2)"),
+        (
+            "junk",
+            "m11-double-junk",
+            f"{counted(o['junk_threshold'], 'junk unit')}: 1, and 1 more for each further unit (a double junk is 2)",
+        ),
     ]
     body = "".join(f"<tr><td>{ctx.card(card, 'm')}</td><td><b>{esc(kind)}</b></td><td>{esc(text)}</td></tr>" for kind, card, text in rows)
     head = f"<thead><tr><th></th><th>cards</th><th>points ({esc(RULESET)})</th></tr></thead>"

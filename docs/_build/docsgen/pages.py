@@ -14,7 +14,7 @@ from docsgen.links import CLAUSE_RE, Ctx, esc, fmt_value, md_escape
 from docsgen.model import Model
 from gostop_conformance.harness import compress_values as compress
 from gostop_conformance.harness import default_root, load_interactions, ruleset_view
-from gostop_conformance.spec import toggle_registry
+from gostop_conformance.spec import counted, toggle_registry
 
 SCENARIO_IN_CODE = re.compile(r"`([a-z0-9][a-z0-9-]*)`")
 WIDE = "---\nhide:\n  - navigation\n  - toc\n---\n\n"  # front matter: a page with a wide table
@@ -83,15 +83,16 @@ def home_stats(m: Model, src: str) -> str:
     ctx = Ctx(src, m)
     files = len(m.scenario_files)
     rows = [
-        ["Rule clauses", f"{len(m.clauses)} in {len(m.areas)} areas", f"[The rules]({ctx.md('rules/index.md')})"],
+        ["Rule clauses", f"{len(m.clauses)} in {counted(len(m.areas), 'area')}", f"[The rules]({ctx.md('rules/index.md')})"],
         [
             "Cards",
-            f"{sum(1 for c in m.cards if c.kind != 'bonus')} cards and {sum(1 for c in m.cards if c.kind == 'bonus')} bonus cards",
+            f"{counted(sum(1 for c in m.cards if c.kind != 'bonus'), 'card')} and "
+            f"{counted(sum(1 for c in m.cards if c.kind == 'bonus'), 'bonus card')}",
             f"[Card gallery]({ctx.md('cards.md')})",
         ],
         ["House-rule options", str(len(m.options)), f"[Options reference]({ctx.md('options.md')})"],
         ["Named rulesets", str(len(m.ruleset_ids)), f"[Rulesets]({ctx.md('rulesets/index.md')})"],
-        ["Scenarios", f"{len(m.corpus)} in {files} files", f"[Scenario catalogue]({ctx.md('scenarios/index.md')})"],
+        ["Scenarios", f"{len(m.corpus)} in {counted(files, 'file')}", f"[Scenario catalogue]({ctx.md('scenarios/index.md')})"],
     ]
     return table(["", "how many", "where"], rows)
 
@@ -288,7 +289,7 @@ def options_page(m: Model) -> str:
     out = [
         GENERATED,
         "# Options reference\n",
-        f"Every house-rule option of `spec/options.yaml` ({len(m.options)} options). An option that is not "
+        f"Every house-rule option of `spec/options.yaml` ({counted(len(m.options), 'option')}). An option that is not "
         "listed here does not exist: engines reject it. The **default** is the value of the root ruleset "
         + ", ".join(ctx.ruleset_md(r) for r in root)
         + "; other rulesets override some options "
@@ -492,7 +493,7 @@ def rulesets_compare(m: Model) -> str:
     differ = len(m.options) - agreed
     switches = (
         '<input type="checkbox" id="gs-diff-only" class="gs-switch">'
-        f'<label for="gs-diff-only">Differences only: the {differ} options the rulesets do not all agree on</label> '
+        f'<label for="gs-diff-only">Differences only: the {counted(differ, "option")} the rulesets do not all agree on</label> '
         '<input type="checkbox" id="gs-words" class="gs-switch">'
         '<label for="gs-words">Plain words instead of the values</label>'
     )
@@ -503,7 +504,7 @@ def rulesets_compare(m: Model) -> str:
         + "Every named ruleset (columns) against every option (rows). A shaded cell differs from the "
         "option's default; a **bold** cell is set by the ruleset itself (the others are inherited). Each value "
         "says what it decides in plain words when pointed at, or in place of the values with the switch below; "
-        f"the other switch leaves out the {agreed} options on which every ruleset agrees "
+        f"the other switch leaves out the {counted(agreed, 'option')} on which every ruleset agrees "
         "(`?view=differences` in the address opens the page that way).\n\n"
         + ctx.slot(
             f'<div class="gs-matrix-view">{switches}<div class="gs-matrix-wrap"><table class="gs-matrix"><thead><tr><th>option</th>'
@@ -554,8 +555,8 @@ def ruleset_page(m: Model, rid: str) -> str:
     added = view.added_cards()
     if added:
         out.append(
-            f"The deck is the 48 month cards and {len(added)} bonus cards ({ctx.clause_md('R-BONUS-DECK')}):\n\n"
-            + "\n".join(f"- `{c.id}`: a bonus card worth {c.units} junk units" for c in added)
+            f"The deck is the 48 month cards and {counted(len(added), 'bonus card')} ({ctx.clause_md('R-BONUS-DECK')}):\n\n"
+            + "\n".join(f"- `{c.id}`: a bonus card worth {counted(c.units, 'junk unit')}" for c in added)
             + "\n\n"
             + ctx.slot('<p class="gs-cards">' + "".join(ctx.card(c.id, "s") for c in added) + "</p>")
             + "\n"
@@ -633,7 +634,7 @@ def scenario_index(m: Model) -> str:
     out = [
         GENERATED,
         "# Scenario catalogue\n",
-        f"The conformance corpus: {len(m.corpus)} scenarios in {len(m.scenario_files)} files under `scenarios/`, "
+        f"The conformance corpus: {counted(len(m.corpus), 'scenario')} in {counted(len(m.scenario_files), 'file')} under `scenarios/`, "
         "grouped by area (the first directory). Each scenario is shown as a worked example played by the "
         "reference engine: the deal as card pictures, every step with what was played, captured and "
         "stolen, the events with the clauses that produced them, the scores, and the settlement. "
@@ -651,7 +652,11 @@ def scenario_index(m: Model) -> str:
         out.append(f"## {area} {{#area-{area}}}\n")
         # the count follows the catalogue's filters (docs/assets/gostop.js): "3 of 40 scenarios"
         count = f'<span class="gs-area-count" data-area="{esc(area)}" data-total="{len(scs)}">{len(scs)}</span>'
-        out.append(f"{count} scenarios in " + ", ".join(f"[{posixpath.basename(f)}]({ctx.md(m.page_of_file(f))})" for f in files) + ".\n")
+        out.append(
+            f"{counted(count, 'scenario')} in "
+            + ", ".join(f"[{posixpath.basename(f)}]({ctx.md(m.page_of_file(f))})" for f in files)
+            + ".\n"
+        )
         rows = []
         for sc in scs:
             clauses = " ".join(ctx.clause_a(c) for c in sc.clauses)
@@ -686,7 +691,7 @@ def scenario_file_page(m: Model, file: str) -> str:
     out = [GENERATED, f"# {area} / {stem}\n"]
     gen = " It is generated (see the file's `generated:` note)." if any(sc.generated for sc in scs) else ""
     out.append(
-        f"The {len(scs)} scenarios of `{file}`, each played by the reference engine.{gen} Use the step buttons "
+        f"The {counted(len(scs), 'scenario')} of `{file}`, each played by the reference engine.{gen} Use the step buttons "
         "to walk through an example; cards just captured are outlined. Back to the "
         f"[catalogue]({ctx.md('scenarios/index.md')}).\n"
     )
@@ -745,7 +750,7 @@ def conformance_page(m: Model) -> str:
         "Generated when the site is built: the whole corpus run against the bundled reference engine, in "
         "process (`conformance._harness.run` with the in-process engine factory), exactly what "
         "`gostop-conformance run` does without `--engine`.\n",
-        f"**{counts.get('PASS', 0)} passed, {report.failed()} failed** of {len(report.records)} scenarios "
+        f"**{counts.get('PASS', 0)} passed, {report.failed()} failed** of {counted(len(report.records), 'scenario')} "
         f"(engine `{esc(report.hello.get('engine', {}).get('name', '?'))}` "
         f"{esc(report.hello.get('engine', {}).get('version', ''))}, protocol {esc(report.hello.get('protocol'))}).\n",
         "## Results per area {#per-area}\n",
@@ -874,8 +879,8 @@ def interactions_page(m: Model) -> str:
     ]
     holes = design.holes()
     out.append(
-        f"{len(design.rows)} interactions designed, {len(design.rows) - len(holes)} shown by scenarios, "
-        f"{len(holes)} holes; {len({s for r in design.rows for s in r.scenarios})} scenarios.\n"
+        f"{counted(len(design.rows), 'interaction')} designed, {len(design.rows) - len(holes)} shown by scenarios, "
+        f"{counted(len(holes), 'hole')}; {counted(len({s for r in design.rows for s in r.scenarios}), 'scenario')}.\n"
     )
     for kind, text in design.kinds.items():
         rows = [r for r in design.rows if r.kind == kind]

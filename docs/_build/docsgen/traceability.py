@@ -9,7 +9,7 @@ from typing import Any
 from docsgen.links import Ctx, md_escape
 from docsgen.model import Model
 from docsgen.pages import table
-from gostop_conformance.spec import TRACE_STATUSES
+from gostop_conformance.spec import TRACE_STATUSES, counted
 
 SRC = "traceability.md"
 #: scenario links shown per statement; the rest are counted
@@ -93,7 +93,8 @@ def coverage_line(m: Model, seed: str) -> str:
     pinned = sum(1 for st in rules if _scenarios_of(m, st)[0])
     by_status = ", ".join(_count(counts[s], s) for s in TRACE_STATUSES)
     return (
-        f"**{seed}**: {len(statements)} statements ({by_status}); {named} of {len(rules)} rule statements name a clause, "
+        f"**{seed}**: {counted(len(statements), 'statement')} ({by_status}); "
+        f"{named} of {counted(len(rules), 'rule statement')} name a clause, "
         f"{pinned} of {len(rules)} are cited by a scenario of {', '.join(trace.seeds[seed].rulesets)}."
     )
 
