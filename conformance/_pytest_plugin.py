@@ -5,6 +5,12 @@ option. Known failures: `--gostop-known-failures FILE` turns them into xfail (st
 rules, as `gostop-conformance run --ruleset-file` takes it: a scenario that does not hold under
 them is skipped as UNSUPPORTED.
 
+The corpus is a node of pytest's collection tree beside what pytest finds in its arguments (the
+session's child `gostop`, its areas, their scenarios), so that pytest collects, counts, selects and
+distributes it as any tests. Its node ids, `gostop::<area>::<scenario id>`, name no file: given as
+arguments (or `gostop::<area>`, or `gostop` for all), they are taken out of the arguments pytest
+resolves and select the scenarios collected; without one, the whole selected corpus is collected.
+
 As with `gostop-conformance run`, a run that checked nothing is never green: when no scenario of
 the corpus was actually run against the engine (each one unsupported by its declaration, or
 deselected), the session fails, whatever the project's own tests did. An engine that fails its
@@ -65,7 +71,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="a ruleset file of your own (house rules): the engine plays its rules; the scenarios that do not hold under them are skipped",
     )
-    group.addoption("--gostop-id", action="append", default=[], help="only this scenario (repeatable; -k selects by id too)")
+    group.addoption(
+        "--gostop-id",
+        action="append",
+        default=[],
+        help="only this scenario (repeatable; -k selects by id too, and so does a node id gostop::<area>::<id> given as an argument)",
+    )
     group.addoption(
         "--gostop-only",
         action="store_true",
