@@ -420,6 +420,8 @@ class _CorpusRun:
         option = self.config.option
         if hasattr(self.config, "workerinput") or option.collectonly or option.setuponly or option.setupplan:
             return  # a pytest-xdist worker (its controller judges), or a session that runs nothing
+        if self.corpus is None:
+            return  # no pytest_collection, so nothing to run: --fixtures, --fixtures-per-test
         if session.exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
             return  # interrupted, or an error of pytest's own: that is what the session reports
         self.not_green = self._not_green(stopped=bool(session.shouldstop or session.shouldfail))

@@ -373,3 +373,11 @@ def test_node_ids_under_xdist_keep_the_session_verdict(tmp_path: Path) -> None:
     proc = _pytest(tmp_path, "--gostop-engine", DECLARES_MATGO, *xdist, "gostop::harness::harness-plain")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "1 skipped" in proc.stdout and "NOT GREEN: nothing was checked: none of the 1 scenarios collected" in proc.stdout, proc.stdout
+
+
+def test_a_session_that_collects_nothing_to_run_is_not_judged(tmp_path: Path) -> None:
+    """`--fixtures` collects without pytest_collection and runs nothing: it printed "NOT GREEN: nothing
+    was checked" for a corpus it never loaded."""
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--fixtures")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "gostop conformance" not in proc.stdout and "NOT GREEN" not in proc.stdout, proc.stdout
