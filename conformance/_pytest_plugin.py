@@ -384,7 +384,7 @@ class _CorpusRun:
             report.result.append(Corpus.from_parent(collector, name=CORPUS_NAME, nodeid=CORPUS_NAME, selection=self.corpus))
         return report
 
-    @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: the project's tests go first, as deselected by this option
+    @pytest.hookimpl(tryfirst=True)  # before -k and -m: the project's tests are deselected by --gostop-only, not by them
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         if config.getoption("--gostop-only"):
             theirs = [item for item in items if not isinstance(item, ScenarioItem)]
