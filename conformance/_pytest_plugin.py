@@ -5,6 +5,12 @@ option. Known failures: `--gostop-known-failures FILE` turns them into xfail (st
 rules, as `gostop-conformance run --ruleset-file` takes it: a scenario that does not hold under
 them is skipped as UNSUPPORTED.
 
+The corpus is a node of pytest's collection tree beside what pytest finds in its arguments (the
+session's child `gostop`, its areas, their scenarios), so that pytest collects, counts, selects and
+distributes it as any tests. Its node ids, `gostop::<area>::<scenario id>`, name no file: given as
+arguments (or `gostop::<area>`, or `gostop` for all), they are taken out of the arguments pytest
+resolves and select the scenarios collected; without one, the whole selected corpus is collected.
+
 As with `gostop-conformance run`, a run that checked nothing is never green: when no scenario of
 the corpus was actually run against the engine (each one unsupported by its declaration, or
 deselected), the session fails, whatever the project's own tests did. An engine that fails its
@@ -21,7 +27,8 @@ touches nothing but pytest: the harness (and the spec it loads) is imported only
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -49,6 +56,9 @@ UNCHECKED: Final = frozenset({"UNSUPPORTED", HANDSHAKE, "NOT_RUN"})
 _OUTCOME: Final = "gostop_outcome"
 _ENGINE: Final = "gostop_engine"
 _HANDSHAKE_REASON: Final = "gostop_handshake"
+#: the corpus's node in pytest's collection tree: its node ids read gostop::<area>::<scenario id>
+CORPUS_NAME: Final = "gostop"
+_NODE_ID_FORMS: Final = f"{CORPUS_NAME}, {CORPUS_NAME}::<area> or {CORPUS_NAME}::<area>::<scenario id>"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -62,7 +72,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="a ruleset file of your own (house rules): the engine plays its rules; the scenarios that do not hold under them are skipped",
     )
-    group.addoption("--gostop-id", action="append", default=[], help="only this scenario (repeatable; -k selects by id too)")
+    group.addoption(
+        "--gostop-id",
+        action="append",
+        default=[],
+        help="only this scenario (repeatable; -k selects by id too, and so does a node id gostop::<area>::<id> given as an argument)",
+    )
     group.addoption(
         "--gostop-only",
         action="store_true",
@@ -311,14 +326,30 @@ class _CorpusRun:
         self.engine: str | None = None
         self.handshake: str | None = None
         self.not_green: list[str] = []
+        #: the scenarios this session collects, once pytest_collection has loaded them
+        self.corpus: _Selection | None = None
 
-    @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: they select scenarios too
-    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collection(self, session: pytest.Session) -> Generator[None, object, object]:
+        """The corpus loaded and selected before pytest resolves its arguments: the corpus's node
+        ids among them (which name no file) are taken out of pytest's hands while it collects."""
+        config = self.config
+        theirs, ours = _split_arguments(config.args, config.invocation_params.dir)
+        self.corpus = self._load(ours)
+        given = config.args
+        config.args = theirs
+        try:
+            return (yield)
+        finally:
+            config.args = given
+
+    def _load(self, wanted: list[str]) -> _Selection:
         from gostop_conformance.harness import _dependencies
         from gostop_conformance.harness._harness import load_ledger
         from gostop_conformance.harness._scenarios import default_root, load_corpus, select
         from gostop_conformance.spec import InputError, load_ruleset_file
 
+        config = self.config
         root = Path(config.getoption("--gostop-scenarios") or default_root())
         rules_path = config.getoption("--gostop-ruleset-file")
         ledger_path = config.getoption("--gostop-known-failures")
@@ -334,6 +365,8 @@ class _CorpusRun:
             )
             if not scenarios:
                 raise pytest.UsageError("--gostop-engine: no scenario matches the selection (--gostop-ruleset, --gostop-area, --gostop-id)")
+            if wanted:
+                scenarios = _named(wanted, corpus, scenarios)
             ledger = load_ledger(Path(ledger_path)) if ledger_path else {}
             dependencies = _dependencies.load(root)
             rules = load_ruleset_file(Path(rules_path)) if rules_path else None
@@ -341,18 +374,24 @@ class _CorpusRun:
             raise pytest.UsageError(str(exc)) from None
         state = _EngineState(self.argv, self.timeout, self.startup_timeout, self.pipeline, dependencies, rules)
         config.add_cleanup(state.engine.close)
-        if config.getoption("--gostop-only") and items:
-            config.hook.pytest_deselected(items=list(items))
-            items.clear()
-        # node ids gostop/<area>::<scenario id>: -k selects by id or area, junit's classname is gostop.<area>
-        corpus_node = Corpus.from_parent(session, name="gostop", nodeid="gostop")
-        areas: dict[str, Area] = {}
-        for sc in scenarios:
-            area = areas.get(sc.area) or areas.setdefault(sc.area, Area.from_parent(corpus_node, name=sc.area))
-            known = ledger.get(sc.id)
-            items.append(
-                ScenarioItem.from_parent(area, name=sc.id, scenario=sc, session_state=state, known=known.reason if known else None)
-            )
+        return _Selection(scenarios, {sc.id: known.reason for sc in scenarios if (known := ledger.get(sc.id)) is not None}, state)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(self, collector: pytest.Collector) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+        """The corpus as one more child of the session, beside what pytest found in its arguments:
+        collected, reported and counted as any collector is."""
+        report = yield
+        if isinstance(collector, pytest.Session) and report.passed and self.corpus is not None:
+            report.result.append(Corpus.from_parent(collector, name=CORPUS_NAME, nodeid=CORPUS_NAME, selection=self.corpus))
+        return report
+
+    @pytest.hookimpl(tryfirst=True)  # before -k and -m: the project's tests are deselected by --gostop-only, not by them
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        if config.getoption("--gostop-only"):
+            theirs = [item for item in items if not isinstance(item, ScenarioItem)]
+            if theirs:
+                config.hook.pytest_deselected(items=theirs)
+                items[:] = [item for item in items if isinstance(item, ScenarioItem)]
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.deselected += sum(isinstance(item, ScenarioItem) for item in items)
@@ -382,6 +421,8 @@ class _CorpusRun:
         option = self.config.option
         if hasattr(self.config, "workerinput") or option.collectonly or option.setuponly or option.setupplan:
             return  # a pytest-xdist worker (its controller judges), or a session that runs nothing
+        if self.corpus is None:
+            return  # no pytest_collection, so nothing to run: --fixtures, --fixtures-per-test
         if session.exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
             return  # interrupted, or an error of pytest's own: that is what the session reports
         self.not_green = self._not_green(stopped=bool(session.shouldstop or session.shouldfail))
@@ -427,15 +468,85 @@ class _CorpusRun:
             terminalreporter.write_line(line, red=True)
 
 
+# ---------------------------------------------------------------- the corpus in pytest's collection tree
+
+
+@dataclass(frozen=True)
+class _Selection:
+    """The scenarios the session collects, their known failures' reasons, and the engine they share."""
+
+    scenarios: Sequence[Scenario]
+    known: Mapping[str, str]
+    state: _EngineState
+
+
 class Corpus(pytest.Collector):
-    """The scenario corpus, parent of one collector per area (its items are made up front)."""
+    """The scenario corpus, a child of the session: one Area collector per area, in corpus order."""
+
+    def __init__(self, *, selection: _Selection, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.selection = selection
 
     def collect(self) -> list[pytest.Item | pytest.Collector]:
-        return []
+        areas: dict[str, list[Scenario]] = {}
+        for sc in self.selection.scenarios:
+            areas.setdefault(sc.area, []).append(sc)
+        return [Area.from_parent(self, name=area, scenarios=scenarios, selection=self.selection) for area, scenarios in areas.items()]
 
 
 class Area(pytest.Collector):
-    """One area of the corpus (scenarios/<area>/)."""
+    """One area of the corpus (scenarios/<area>/): one test per scenario, named by its id."""
+
+    def __init__(self, *, scenarios: Sequence[Scenario], selection: _Selection, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.scenarios = scenarios
+        self.selection = selection
 
     def collect(self) -> list[pytest.Item | pytest.Collector]:
-        return []
+        state, known = self.selection.state, self.selection.known
+        return [
+            ScenarioItem.from_parent(self, name=sc.id, scenario=sc, session_state=state, known=known.get(sc.id)) for sc in self.scenarios
+        ]
+
+
+def _split_arguments(args: Sequence[str], here: Path) -> tuple[list[str], list[str]]:
+    """pytest's arguments split into those it resolves (paths) and the corpus's node ids. `gostop`
+    alone is a path when one of that name is in the invocation directory; `gostop::...` is the
+    corpus's unless `gostop` is a file there (pytest refuses :: parts after a directory)."""
+    theirs: list[str] = []
+    ours: list[str] = []
+    for arg in args:
+        name, parts, _ = arg.partition("::")
+        path = here / name
+        mine = name == CORPUS_NAME and not (path.is_file() if parts else path.exists())
+        (ours if mine else theirs).append(arg)
+    return theirs, ours
+
+
+def _named(wanted: Sequence[str], corpus: Sequence[Scenario], selected: Sequence[Scenario]) -> list[Scenario]:
+    """The selected scenarios the node ids given as arguments name, in corpus order; a node id that
+    names nothing, or nothing the options selected, is a usage error saying which."""
+    areas = {sc.area for sc in corpus}
+    by_id = {sc.id: sc for sc in corpus}
+    chosen = {sc.id for sc in selected}
+    named: set[str] = set()
+    for arg in wanted:
+        parts = arg.split("::")[1:]
+        if len(parts) > 2 or "" in parts:
+            raise pytest.UsageError(f"{arg}: expected a node id of the corpus: {_NODE_ID_FORMS}")
+        if parts and parts[0] not in areas:
+            raise pytest.UsageError(f"{arg}: the corpus has no area {parts[0]!r} (its areas: {', '.join(sorted(areas))})")
+        if len(parts) == 2:
+            area, scenario_id = parts
+            sc = by_id.get(scenario_id)
+            if sc is None:
+                raise pytest.UsageError(f"{arg}: the corpus has no scenario {scenario_id!r}")
+            if sc.area != area:
+                raise pytest.UsageError(
+                    f"{arg}: scenario {scenario_id!r} is in area {sc.area!r}: its node id is {CORPUS_NAME}::{sc.area}::{sc.id}"
+                )
+        hits = {sc.id for sc in corpus if not parts or (sc.area == parts[0] and (len(parts) == 1 or sc.id == parts[1]))}
+        if not hits & chosen:
+            raise pytest.UsageError(f"{arg}: none of its scenarios is among those --gostop-ruleset, --gostop-area and --gostop-id select")
+        named |= hits & chosen
+    return [sc for sc in selected if sc.id in named]

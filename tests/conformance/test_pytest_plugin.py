@@ -226,3 +226,158 @@ def test_nothing_the_engine_says_reaches_the_terminal_raw(tmp_path: Path, mode: 
     assert "engine stderr:" in proc.stdout and "  stderr: \\x1b[2J" in proc.stdout
     for text in shown:
         assert text in proc.stdout, out
+
+
+# ---------------------------------------------------------------- the corpus collected as pytest collects
+
+
+def _second_area(tmp_path: Path) -> None:
+    """A second area, `other`, of the three-scenario corpus under other ids."""
+    root = tmp_path / "scenarios" / "other"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "o.yaml").write_text(CORPUS.replace("id: harness-", "id: other-"), encoding="utf-8")
+
+
+def _node_ids(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if line.startswith("gostop::")]
+
+
+def test_collect_only_counts_the_bundled_corpus(tmp_path: Path) -> None:
+    """`--collect-only` listed the scenarios and then said "no tests collected" ("collected 0 items"
+    without -q): the items were added after collection, where no collect report counted them."""
+    from gostop_conformance.harness._scenarios import load_corpus
+
+    corpus = load_corpus()
+    env = {**os.environ, "PY_COLORS": "0"}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gostop-engine", REFERENCE, "--collect-only"]
+    quiet = subprocess.run([*command, "-q"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert quiet.returncode == 0, quiet.stdout + quiet.stderr
+    assert sorted(_node_ids(quiet.stdout)) == sorted(f"gostop::{sc.area}::{sc.id}" for sc in corpus)
+    assert quiet.stdout.rstrip().splitlines()[-1].startswith(f"{len(corpus)} tests collected in "), quiet.stdout[-500:]
+    loud = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert loud.returncode == 0 and f"\ncollected {len(corpus)} items\n" in loud.stdout, loud.stdout[:2000] + loud.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "count"),
+    [
+        ([], "4 tests collected"),
+        (["-k", "plain"], "1/4 tests collected (3 deselected)"),
+        (["-k", "not harness"], "1/4 tests collected (3 deselected)"),
+        (["--deselect", "gostop::harness::harness-jjok"], "3/4 tests collected (1 deselected)"),
+        (["--deselect", "gostop::harness"], "1/4 tests collected (3 deselected)"),
+        (["-m", "xfail", "--gostop-known-failures", "known.yaml"], "1/4 tests collected (3 deselected)"),
+        (["--gostop-only"], "3/4 tests collected (1 deselected)"),
+        (["--gostop-only", "-k", "jjok or mine"], "1/4 tests collected (3 deselected)"),
+        (["--gostop-id", "harness-plain"], "2 tests collected"),
+    ],
+    ids=[
+        "all",
+        "k-scenario",
+        "k-project",
+        "deselect-scenario",
+        "deselect-area",
+        "m-known-failure",
+        "gostop-only",
+        "only-and-k",
+        "gostop-id",
+    ],
+)
+def test_collect_only_counts_the_corpus_and_the_project_tests_as_pytest_does(tmp_path: Path, args: list[str], count: str) -> None:
+    """The project's one test and the three scenarios, counted and deselected by pytest's own options."""
+    _project_test(tmp_path)
+    (tmp_path / "known.yaml").write_text("known_failures:\n  - {id: harness-trigger, reason: not yet}\n", encoding="utf-8")
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", *args)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.rstrip().splitlines()[-1].startswith(f"{count} in "), proc.stdout
+
+
+def test_a_node_id_given_back_selects_exactly_that_scenario_or_area(tmp_path: Path) -> None:
+    """`pytest gostop::harness::harness-jjok` was "file or directory not found"."""
+    _second_area(tmp_path)
+    listed = _node_ids(_pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only").stdout)
+    assert len(listed) == 6 and {i.split("::")[1] for i in listed} == {"harness", "other"}, listed
+    for node_id in (listed[0], listed[-1]):  # the first of one area, the last of the other
+        proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", node_id)
+        assert proc.returncode == 0 and _node_ids(proc.stdout) == [node_id], proc.stdout + proc.stderr
+        assert "\n1 test collected in " in proc.stdout, proc.stdout
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "-rA", "gostop::other::other-plain")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout and "PASSED gostop::other::other-plain" in proc.stdout and "1 scenarios run, 1 checked" in proc.stdout
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", "gostop::other", "gostop::harness::harness-jjok")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert _node_ids(proc.stdout) == [
+        "gostop::harness::harness-jjok",
+        "gostop::other::other-jjok",
+        "gostop::other::other-trigger",
+        "gostop::other::other-plain",
+    ]
+
+
+def test_node_ids_and_paths_given_together(tmp_path: Path) -> None:
+    """A path is pytest's, a node id of the corpus the plugin's; without a node id of the corpus the
+    whole corpus runs beside the paths, as without arguments; a directory named `gostop` is a path."""
+    _project_test(tmp_path)
+    (tmp_path / "test_other.py").write_text("def test_other():\n    pass\n", encoding="utf-8")
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "test_mine.py", "gostop::harness::harness-plain")
+    assert proc.returncode == 0 and "2 passed" in proc.stdout, proc.stdout + proc.stderr
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", "test_mine.py")
+    assert _node_ids(proc.stdout) == ["gostop::harness::harness-jjok", "gostop::harness::harness-trigger", "gostop::harness::harness-plain"]
+    assert "test_mine.py::test_mine" in proc.stdout and "test_other" not in proc.stdout and "\n4 tests collected in " in proc.stdout
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", "gostop")
+    assert proc.returncode == 0 and len(_node_ids(proc.stdout)) == 3 and "\n3 tests collected in " in proc.stdout, proc.stdout
+    (tmp_path / "gostop").mkdir()
+    (tmp_path / "gostop" / "test_package.py").write_text("def test_package():\n    pass\n", encoding="utf-8")
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", "gostop")
+    assert "gostop/test_package.py::test_package" in proc.stdout and "\n4 tests collected in " in proc.stdout, proc.stdout
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", "gostop::harness::harness-jjok")
+    assert proc.returncode == 0 and "test_package" not in proc.stdout and "\n1 test collected in " in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["gostop::nope"], "ERROR: gostop::nope: the corpus has no area 'nope' (its areas: harness, other)\n"),
+        (["gostop::harness::nope"], "ERROR: gostop::harness::nope: the corpus has no scenario 'nope'\n"),
+        (
+            ["gostop::harness::other-jjok"],
+            "ERROR: gostop::harness::other-jjok: scenario 'other-jjok' is in area 'other': its node id is gostop::other::other-jjok\n",
+        ),
+        (["gostop::harness::harness-jjok::x"], "gostop::<area>::<scenario id>\n"),
+        (["gostop::"], "ERROR: gostop::: expected a node id of the corpus: gostop, gostop::<area> or"),
+        (
+            ["--gostop-area", "other", "gostop::harness"],
+            "ERROR: gostop::harness: none of its scenarios is among those --gostop-ruleset, --gostop-area and --gostop-id select\n",
+        ),
+        (["-p", "xdist", "-n", "2", "gostop::nope"], "ERROR: gostop::nope: the corpus has no area 'nope'"),
+    ],
+    ids=["no-area", "no-scenario", "wrong-area", "too-long", "empty-area", "not-selected", "xdist"],
+)
+def test_a_node_id_that_names_nothing_is_a_usage_error(tmp_path: Path, args: list[str], message: str) -> None:
+    _second_area(tmp_path)
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, *args)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 4, out
+    assert message in proc.stderr and "Traceback" not in out and "INTERNALERROR" not in out, out
+
+
+def test_node_ids_under_xdist_keep_the_session_verdict(tmp_path: Path) -> None:
+    """The workers collect the named scenarios, the controller judges them: one that is unsupported
+    among others checked is green; the same one alone checked nothing."""
+    _second_area(tmp_path)
+    xdist = ("-p", "xdist", "-n", "2")
+    proc = _pytest(tmp_path, "--gostop-engine", DECLARES_MATGO, *xdist, "gostop::other", "gostop::harness::harness-plain")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 passed, 2 skipped" in proc.stdout and "4 scenarios run, 2 checked, 2 unsupported" in proc.stdout, proc.stdout
+    assert "NOT GREEN" not in proc.stdout
+    proc = _pytest(tmp_path, "--gostop-engine", DECLARES_MATGO, *xdist, "gostop::harness::harness-plain")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "1 skipped" in proc.stdout and "NOT GREEN: nothing was checked: none of the 1 scenarios collected" in proc.stdout, proc.stdout
+
+
+def test_a_session_that_collects_nothing_to_run_is_not_judged(tmp_path: Path) -> None:
+    """`--fixtures` collects without pytest_collection and runs nothing: it printed "NOT GREEN: nothing
+    was checked" for a corpus it never loaded."""
+    proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--fixtures")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "gostop conformance" not in proc.stdout and "NOT GREEN" not in proc.stdout, proc.stdout

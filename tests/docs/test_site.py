@@ -415,6 +415,14 @@ def test_the_scenario_ids_the_tutorial_names_exist() -> None:
     assert not sorted(named - ids)
 
 
+def test_the_pytest_node_ids_the_tutorial_names_exist() -> None:
+    """A node id given back to pytest names a scenario of that area (the plugin refuses any other)."""
+    node_ids = {f"gostop::{sc.area}::{sc.id}" for sc in corpus()}
+    named = set(re.findall(r"gostop::[a-z0-9-]+::[a-z0-9-]+", TUTORIAL))
+    assert named
+    assert not sorted(named - node_ids)
+
+
 def test_the_failure_the_tutorial_shows_is_what_the_skeleton_gets() -> None:
     block = re.search(r"```text\n(FAIL capture-flip[^`]*)```", TUTORIAL)
     assert block, "the example failure is missing from docs/tutorial.md"
