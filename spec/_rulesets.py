@@ -234,7 +234,6 @@ class Ruleset:
         if not overrides:
             return self
         registry = option_registry()
-        values = self.options.as_json()
         typed: dict[str, OptionValue] = {}
         for key, raw in expand_toggles(overrides, where).items():
             spec = registry.get(key)
@@ -244,8 +243,10 @@ class Ruleset:
             if value is None:
                 raise InputError(f"{where}.{key}", f"expected {spec.expected()}, got {raw!r}")
             typed[key] = value
-        merged = _typed_options(values) | typed
-        options = _make_options(merged)
+        # the values as they are (already typed), not through as_json and back: a profile resolves
+        # thousands of variants, and the round trip was most of each
+        current: dict[str, OptionValue] = {f.name: getattr(self.options, f.name) for f in fields(self.options)}
+        options = _make_options(current | typed)
         check_consistency(options, where)
         own = dict(self.own) | typed
         return Ruleset(self.id, self.title, self.description, self.parent, self.sources, own, options, self.file)
