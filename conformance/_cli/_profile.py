@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from gostop_conformance.harness import _bounds as bounds
 from gostop_conformance.harness import _dependencies as dependencies
@@ -23,7 +22,6 @@ from gostop_conformance.harness._cli._common import (
     required_engine,
     ruleset_file,
 )
-from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse
 from gostop_conformance.harness._defaults import DEFAULT_TIMEOUT
 from gostop_conformance.harness._engine import EngineError
 from gostop_conformance.harness._jobs import StdioSpawn
@@ -86,7 +84,7 @@ def _profile(args: argparse.Namespace) -> int:
         spawn = StdioSpawn(argv, {"message_timeout": timeout}) if jobs > 1 else None
         stored = dependencies.load(root)
         found = profiles.profile(
-            engine, corpus, stored, args.option, base=base, jobs=jobs, spawn=spawn, undeclared=_undeclared(hello, corpus, stored)
+            engine, corpus, stored, args.option, base=base, jobs=jobs, spawn=spawn, undeclared=profiles.undeclared(hello, corpus, stored)
         )
     except EngineError as exc:
         print(f"gostop-conformance: the engine failed: {exc.kind}: {exc.message}", file=sys.stderr)
@@ -107,37 +105,12 @@ def _profile(args: argparse.Namespace) -> int:
     (args.out / "profile.yaml").write_text(ruleset_text, encoding="utf-8")
     (args.out / "profile.json").write_text(json.dumps(declared, indent=2) + "\n", encoding="utf-8")
     (args.out / "findings.json").write_text(json.dumps(profiles.findings(found), indent=2) + "\n", encoding="utf-8")
-    detail = [
-        "| option | the engine plays | evidence | conclusive | unexplained | differ elsewhere first | inconclusive |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for p in found:
-        cells = [", ".join(p.scenarios) or "-", ", ".join(p.unexplained) or "-", str(len(p.elsewhere)), str(len(p.inconclusive))]
-        detail.append(f"| `{p.option}` | {p.verdict} | {p.confidence} | " + " | ".join(cells) + " |")
-    (args.out / "profile.md").write_text(
-        "\n".join([f"## Profile against {base}", "", "```text", *lines, "```", "", *detail]) + "\n", encoding="utf-8"
-    )
+    (args.out / "profile.md").write_text(profiles.markdown(found, base, lines), encoding="utf-8")
     print(
         f"wrote {args.out}/profile.json (a hello declaration for what was found), {args.out}/profile.yaml (the findings as a "
         f"ruleset file inheriting from {parent}), {args.out}/profile.md and {args.out}/findings.json"
     )
     return EXIT_OK
-
-
-def _undeclared(hello: dict[str, Any], corpus: Sequence[Any], stored: Mapping[str, Any]) -> dict[str, frozenset[str]]:
-    """Per scenario, the options whose value there the engine's hello does not declare: unsupported,
-    unknown, or declared with other values only (the engine plays another value of them, so the
-    scenario says nothing of a third option); nothing for a hello whose declaration is not valid:
-    the profile is how to find one."""
-    try:
-        verdicts = Verdicts(parse(hello), stored)
-    except DeclarationError:
-        return {}
-    out: dict[str, frozenset[str]] = {}
-    for sc in corpus:
-        v = verdicts.of(sc)
-        out[sc.id] = v.scenario.unjudged if v.scenario is not None else frozenset(n.option for n in v.needs)
-    return out
 
 
 #: the commands of this module, by name
