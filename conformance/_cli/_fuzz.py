@@ -26,7 +26,7 @@ from gostop_conformance.harness._cli._common import (
 )
 from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse
 from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_TIMEOUT
-from gostop_conformance.harness._engine import EngineError, ReferenceEngine
+from gostop_conformance.harness._engine import EngineError
 from gostop_conformance.harness._fuzz import (
     FuzzReport,
     Verification,
@@ -34,14 +34,14 @@ from gostop_conformance.harness._fuzz import (
     fuzz_configurations,
     fuzz_coverage_lines,
     fuzz_report_lines,
+    reproduces,
     write_scenarios,
 )
 from gostop_conformance.harness._fuzzsave import FILE_NAME as FUZZ_FILE
 from gostop_conformance.harness._fuzzsave import shard_range
 from gostop_conformance.harness._jobs import StdioSpawn
 from gostop_conformance.harness._outputs import writable_dir
-from gostop_conformance.harness._runner import PASS, run_scenario
-from gostop_conformance.harness._scenarios import default_root, load_corpus
+from gostop_conformance.harness._scenarios import default_root
 from gostop_conformance.harness._stdio import StdioEngine
 from gostop_conformance.spec import (
     EXIT_FAIL,
@@ -145,7 +145,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         verdicts = Verdicts(declared, dependencies.load(default_root()))
 
         def check(text: str) -> Verification:
-            return _reproduces(text, engine, verdicts)
+            return reproduces(text, engine, verdicts)
 
         report = fuzz(
             engine,
@@ -231,32 +231,6 @@ def _fuzz_merge(args: argparse.Namespace) -> int:
     for line in fuzz_coverage_lines(report, guided=run["guided"]):
         print(line)
     return EXIT_FAIL if report.found or missing or lost is not None else EXIT_OK
-
-
-def _reproduces(text: str, engine: StdioEngine, verdicts: Verdicts) -> Verification:
-    """A written scenario run as `gostop-conformance run` would run it for this engine: under its
-    declaration (substituted values, undeclared options unjudged), it must pass the reference and
-    fail the engine; a scenario the declaration does not run is a divergence outside it."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "scenarios" / "fuzz"
-        folder.mkdir(parents=True)
-        (folder / "case.yaml").write_text(text, encoding="utf-8")
-        try:
-            [scenario] = load_corpus(Path(tmp) / "scenarios")
-            verdict = verdicts.of(scenario)
-        except InputError:
-            return Verification(False)
-    if verdict.scenario is None:
-        return Verification(False, outside=verdict.reason())
-    sent = verdict.scenario
-    if run_scenario(ReferenceEngine(), sent).outcome != PASS:
-        return Verification(False)
-    try:
-        return Verification(run_scenario(engine, sent).outcome != PASS)
-    except EngineError:
-        return Verification(True)
 
 
 #: the commands of this module, by name

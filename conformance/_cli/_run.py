@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import math
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,7 +26,7 @@ from gostop_conformance.harness._cli._common import (
     shard_part,
     warn,
 )
-from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, unlocks
+from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse, support_lines
 from gostop_conformance.harness._defaults import DEFAULT_PIPELINE, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from gostop_conformance.harness._engine import EngineError
 from gostop_conformance.harness._harness import RunReport, engine_factory, ledger_corpus, load_ledger, run
@@ -41,7 +40,7 @@ from gostop_conformance.harness._reporters import (
     write_markdown,
     write_reproducers,
 )
-from gostop_conformance.harness._safetext import engine_text, terminal_safe
+from gostop_conformance.harness._safetext import terminal_safe
 from gostop_conformance.harness._scenarios import check_selection, corpus_digest, default_root, load_corpus, select, shard
 from gostop_conformance.harness._smoke import run_smoke
 from gostop_conformance.harness._stdio import StdioEngine
@@ -290,35 +289,8 @@ def _support(args: argparse.Namespace) -> int:
     stored = dependencies.load(root)
     verdicts = Verdicts(declared, stored)
     found = [verdicts.of(sc) for sc in corpus]
-    running = [v for v in found if v.supported]
-    substituted = sum(1 for v in running if v.changes)
-    print(
-        f"{len(running)} of {counted(len(corpus), 'scenario')} will run, "
-        f"{len(corpus) - len(running)} {'is' if len(corpus) - len(running) == 1 else 'are'} unsupported"
-    )
-    print(f"  {len(running) - substituted} as written, {substituted} with declared values under which the reference gives the same outcome")
-    by_ruleset: dict[str, Counter[bool]] = {}
-    for sc, v in zip(corpus, found, strict=True):
-        by_ruleset.setdefault(sc.ruleset, Counter())[v.supported] += 1
-    for rid, c in sorted(by_ruleset.items()):
-        print(f"  {rid:18} {c[True]:4} run, {c[False]:4} unsupported")
-    best = unlocks(found)[: args.top]
-    if best:
-        print("undeclared options that would unlock the most (+N: scenarios that need only this value; +M partly: it is one of several)")
-        for u in best:
-            print("  " + u.text())
-    features = Counter(f for v in found for f in v.features)
-    for feature, n in features.most_common():
-        print(f"  the feature {feature}: +{counted(n, 'scenario')}")
-    declined = Counter("constructed positions" if v.constructed else "the event log" for v in found if v.constructed or v.event_log)
-    for what, n in sorted(declined.items()):
-        print(f"  {counted(n, 'scenario')} about {what}, which the declaration declines")
-    reasons = hello.get("reasons") or {}
-    if reasons:
-        print("why the engine declares as it does (hello.reasons; the scenarios left out that need another value):")
-        for option, why in sorted(reasons.items()):
-            left = sum(1 for v in found if any(n.option == option for n in v.needs))
-            print(f"  {option}: {engine_text(why)} ({left} left out)")
+    for line in support_lines(corpus, found, hello, args.top):
+        print(line)
     if rules is not None:
         outcomes = [(sc, "RUN" if v.supported else "UNSUPPORTED", v) for sc, v in zip(corpus, found, strict=True)]
         for line in rulesetfile.report_lines(rules, outcomes, stored):
