@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Final
 
@@ -22,11 +21,12 @@ from gostop_conformance.harness._cli._common import (
 )
 from gostop_conformance.harness._export import export_corpus
 from gostop_conformance.harness._lint import (
+    breadth_lines,
     coverage,
     coverage_lines,
     coverage_markdown,
     lint,
-    players_lines,
+    lint_lines,
     single_configurations,
     two_player_gaps,
 )
@@ -106,20 +106,8 @@ def _lint(args: argparse.Namespace) -> int:
         return EXIT_OK
     corpus = load_corpus(root)
     report = lint(corpus, root, jobs, args.seeds, cache=None if args.no_cache else derivecache.default_dir())
-    for problem in report.problems:
-        print(f"lint: {problem}")
-    for note in report.notes:
-        print(f"lint: note: {note}")
-    for key, value in report.unexercised:
-        print(f"lint: option value {key} = {value} is exercised by no scenario whose outcome it changes")
-    if args.verbose:
-        for (key, value), sid in sorted(report.exercised.items()):
-            print(f"ok: {key} = {value}  <- {sid}")
-    total = len(report.exercised) + len(report.unexercised)
-    print(
-        f"{counted(len(corpus), 'scenario')}; {counted(len(report.problems), 'problem')}; "
-        f"{len(report.exercised)} of {counted(total, 'option value')} exercised"
-    )
+    for line in lint_lines(report, len(corpus), verbose=args.verbose):
+        print(line)
     return EXIT_OK if report.ok else EXIT_FAIL
 
 
@@ -136,15 +124,8 @@ def _dependencies(args: argparse.Namespace) -> int:
         path = root / dependencies.FILE_NAME
         dependencies.write(path, found)
         print(f"wrote {path}: {counted(len(found), 'scenario')}")
-    for sid in args.id:
-        print(f"{sid}:")
-        for option, values in found[sid].passes.items():
-            print(f"  {option}: passes with {', '.join(map(str, values)) or 'no other value probed'}")
-        if not found[sid].passes:
-            print("  depends on no option")
-    counts = Counter(option for dep in found.values() for option in dep.passes)
-    print(f"{counted(len(found), 'scenario')}; dependencies per scenario: {sum(counts.values()) / max(1, len(found)):.1f} on average")
-    print("options most depended on: " + ", ".join(f"{option} ({n})" for option, n in counts.most_common(12)))
+    for line in dependencies.summary_lines(found, args.id):
+        print(line)
     return EXIT_OK
 
 
@@ -156,22 +137,13 @@ def _coverage(args: argparse.Namespace) -> int:
     lines = coverage_lines(report)
     for line in lines:
         print(line)
-    # every behaviour pinned under two configurations at least (issue 15): one configuration fails
+    # every behaviour pinned under two configurations at least (issue 15): one configuration fails;
+    # most engines are two-player Matgo engines (issue 39): whatever applies to two players is pinned there
     deps = dependencies.load(args.scenarios or default_root())
     single = single_configurations(corpus, deps)
-    for what, where in single:
-        print(f"ONE CONFIGURATION {what}: every scenario about it is under {where}")
-    print(f"{counted(len(single), 'behaviour')} (clauses and depended-on option values) pinned under one ruleset and player count only")
-    # most engines are two-player Matgo engines (issue 39): whatever applies to two players is pinned there
-    for line in players_lines(corpus):
-        print(line)
     gaps = two_player_gaps(corpus, deps)
-    for gap in gaps:
-        print(f"NO TWO-PLAYER SCENARIO {gap}")
-    print(
-        f"{counted(len(gaps), 'clause or option value', 'clauses and option values')} "
-        f"that {'applies' if len(gaps) == 1 else 'apply'} to two players without a two-player scenario"
-    )
+    for line in breadth_lines(corpus, single, gaps):
+        print(line)
     if args.markdown and not wrote("--markdown", args.markdown, "\n".join(coverage_markdown(report)) + "\n"):
         return EXIT_FAIL
     uncovered = [cid for cid in clauses() if not any(k[0] == cid for k in report.declared)]
