@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from gostop_conformance.harness._dependencies import Dependencies, compress, stored_or_derived
 from gostop_conformance.harness._engine import ReferenceEngine
 from gostop_conformance.harness._runner import PASS, run_scenario
+from gostop_conformance.harness._safetext import engine_text
 from gostop_conformance.harness._scenarios import Scenario
 from gostop_conformance.spec import InputError, counted, load_ruleset, option_registry, ruleset_ids, show_value, toggle_registry, vocabulary
 
@@ -454,3 +455,44 @@ def unlocks(verdicts: Iterable[Verdict]) -> list[Unlock]:
         per_option.setdefault(option, []).append((value, alone[(option, text)], partly[(option, text)]))
     found = [Unlock(option, tuple(sorted(rows, key=lambda r: (-r[1], -r[2], json.dumps(r[0]))))) for option, rows in per_option.items()]
     return sorted(found, key=lambda u: (-u.weight, u.option))
+
+
+def support_lines(corpus: Sequence[Scenario], found: Sequence[Verdict], hello: Mapping[str, Any], top: int) -> list[str]:
+    """What `support` says of a declaration: how many of the scenarios will run (as written or with
+    declared values), per ruleset, the `top` undeclared values that would unlock the most, the
+    features and positions it declines, and the reasons its hello gives."""
+    lines: list[str] = []
+    running = [v for v in found if v.supported]
+    substituted = sum(1 for v in running if v.changes)
+    lines.append(
+        f"{len(running)} of {counted(len(corpus), 'scenario')} will run, "
+        f"{len(corpus) - len(running)} {'is' if len(corpus) - len(running) == 1 else 'are'} unsupported"
+    )
+    lines.append(
+        f"  {len(running) - substituted} as written, {substituted} with declared values under which the reference gives the same outcome"
+    )
+    by_ruleset: dict[str, Counter[bool]] = {}
+    for sc, v in zip(corpus, found, strict=True):
+        by_ruleset.setdefault(sc.ruleset, Counter())[v.supported] += 1
+    for rid, c in sorted(by_ruleset.items()):
+        lines.append(f"  {rid:18} {c[True]:4} run, {c[False]:4} unsupported")
+    best = unlocks(found)[:top]
+    if best:
+        lines.append(
+            "undeclared options that would unlock the most (+N: scenarios that need only this value; +M partly: it is one of several)"
+        )
+        for u in best:
+            lines.append("  " + u.text())
+    features = Counter(f for v in found for f in v.features)
+    for feature, n in features.most_common():
+        lines.append(f"  the feature {feature}: +{counted(n, 'scenario')}")
+    declined = Counter("constructed positions" if v.constructed else "the event log" for v in found if v.constructed or v.event_log)
+    for what, n in sorted(declined.items()):
+        lines.append(f"  {counted(n, 'scenario')} about {what}, which the declaration declines")
+    reasons = hello.get("reasons") or {}
+    if reasons:
+        lines.append("why the engine declares as it does (hello.reasons; the scenarios left out that need another value):")
+        for option, why in sorted(reasons.items()):
+            left = sum(1 for v in found if any(n.option == option for n in v.needs))
+            lines.append(f"  {option}: {engine_text(why)} ({left} left out)")
+    return lines

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -36,7 +37,7 @@ from gostop_conformance.harness._probes import probe_values
 from gostop_conformance.harness._runner import PASS, run_scenario
 from gostop_conformance.harness._scenarios import DEPENDENCIES_FILE, Scenario, load_corpus
 from gostop_conformance.reference import can_trace, traced_options
-from gostop_conformance.spec import InputError, Located, load_yaml, option_registry
+from gostop_conformance.spec import InputError, Located, counted, load_yaml, option_registry
 
 Json = dict[str, Any]
 
@@ -338,3 +339,23 @@ def _summary(dep: Dependencies) -> str:
 
 def write(path: Path, deps: Mapping[str, Dependencies]) -> None:
     path.write_text(dump(deps), encoding="utf-8")
+
+
+def summary_lines(found: Mapping[str, Dependencies], ids: Sequence[str]) -> list[str]:
+    """What `dependencies` prints: the dependencies of each scenario of `ids`, then the average
+    per scenario and the options most depended on."""
+    lines: list[str] = []
+    for sid in ids:
+        lines.append(f"{sid}:")
+        lines += [
+            f"  {option}: passes with {', '.join(map(str, values)) or 'no other value probed'}"
+            for option, values in found[sid].passes.items()
+        ]
+        if not found[sid].passes:
+            lines.append("  depends on no option")
+    counts = Counter(option for dep in found.values() for option in dep.passes)
+    lines.append(
+        f"{counted(len(found), 'scenario')}; dependencies per scenario: {sum(counts.values()) / max(1, len(found)):.1f} on average"
+    )
+    lines.append("options most depended on: " + ", ".join(f"{option} ({n})" for option, n in counts.most_common(12)))
+    return lines

@@ -35,10 +35,12 @@ import yaml
 
 from gostop_conformance.harness import _jobs
 from gostop_conformance.harness._compare import Mismatch
-from gostop_conformance.harness._declaration import ANY, Declaration
+from gostop_conformance.harness._declaration import ANY, Declaration, Verdicts
 from gostop_conformance.harness._differ import PLAYER_FIELDS, first_difference, normal_legal, player_states, same_legal
-from gostop_conformance.harness._engine import Engine, EngineError, planned, restart
+from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine, planned, restart
 from gostop_conformance.harness._probes import probe_values
+from gostop_conformance.harness._runner import PASS, run_scenario
+from gostop_conformance.harness._scenarios import load_corpus
 from gostop_conformance.harness._trace import NEVER_TRACED, cited
 from gostop_conformance.reference import Action, JsonEngine, SplitMix64, engine_version, seeded_deal
 from gostop_conformance.spec import InputError, Options, counted, load_ruleset, option_registry, ruleset_from_json
@@ -967,3 +969,29 @@ def fuzz_coverage_lines(report: FuzzReport, guided: bool = False) -> list[str]:
     if missed:
         lines.append(f"never reached: {', '.join(missed)}")
     return lines
+
+
+def reproduces(text: str, engine: Engine, verdicts: Verdicts) -> Verification:
+    """A written scenario run as `gostop-conformance run` would run it for this engine: under its
+    declaration (substituted values, undeclared options unjudged), it must pass the reference and
+    fail the engine; a scenario the declaration does not run is a divergence outside it."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "scenarios" / "fuzz"
+        folder.mkdir(parents=True)
+        (folder / "case.yaml").write_text(text, encoding="utf-8")
+        try:
+            [scenario] = load_corpus(Path(tmp) / "scenarios")
+            verdict = verdicts.of(scenario)
+        except InputError:
+            return Verification(False)
+    if verdict.scenario is None:
+        return Verification(False, outside=verdict.reason())
+    sent = verdict.scenario
+    if run_scenario(ReferenceEngine(), sent).outcome != PASS:
+        return Verification(False)
+    try:
+        return Verification(run_scenario(engine, sent).outcome != PASS)
+    except EngineError:
+        return Verification(True)

@@ -400,3 +400,38 @@ def coverage_markdown(report: CoverageReport) -> list[str]:
             cells.append(f"{pos}/{neg}" if pos or neg else "")
         out.append(f"| `{cid}` | " + " | ".join(cells) + " |")
     return out
+
+
+def lint_lines(report: LintReport, scenarios: int, *, verbose: bool = False) -> list[str]:
+    """What `lint` prints: every problem and note, every option value no scenario exercises (with
+    `verbose`, the scenario that exercises each other one), then the counts."""
+    lines = [f"lint: {problem}" for problem in report.problems]
+    lines += [f"lint: note: {note}" for note in report.notes]
+    lines += [
+        f"lint: option value {key} = {value} is exercised by no scenario whose outcome it changes" for key, value in report.unexercised
+    ]
+    if verbose:
+        lines += [f"ok: {key} = {value}  <- {sid}" for (key, value), sid in sorted(report.exercised.items())]
+    total = len(report.exercised) + len(report.unexercised)
+    lines.append(
+        f"{counted(scenarios, 'scenario')}; {counted(len(report.problems), 'problem')}; "
+        f"{len(report.exercised)} of {counted(total, 'option value')} exercised"
+    )
+    return lines
+
+
+def breadth_lines(corpus: Sequence[Scenario], single: Sequence[tuple[str, str]], gaps: Sequence[str]) -> list[str]:
+    """What `coverage` prints after its table: the behaviours pinned under one configuration only
+    (`single_configurations`), the scenarios per player count, and what applies to two players
+    without a two-player scenario (`two_player_gaps`)."""
+    lines = [f"ONE CONFIGURATION {what}: every scenario about it is under {where}" for what, where in single]
+    lines.append(
+        f"{counted(len(single), 'behaviour')} (clauses and depended-on option values) pinned under one ruleset and player count only"
+    )
+    lines += players_lines(corpus)
+    lines += [f"NO TWO-PLAYER SCENARIO {gap}" for gap in gaps]
+    lines.append(
+        f"{counted(len(gaps), 'clause or option value', 'clauses and option values')} "
+        f"that {'applies' if len(gaps) == 1 else 'apply'} to two players without a two-player scenario"
+    )
+    return lines

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gostop_conformance.harness import _jobs
+from gostop_conformance.harness._declaration import DeclarationError, Verdicts, parse
 from gostop_conformance.harness._dependencies import Dependencies
 from gostop_conformance.harness._differ import normal_legal, normal_state, pile_key
 from gostop_conformance.harness._engine import Engine, EngineError, ReferenceEngine, restart
@@ -785,3 +786,32 @@ def table(found: Sequence[OptionProfile], base: str) -> list[str]:
     if not {p.option for p in found} & HARNESS_ONLY:
         lines.append(f"not profiled: {', '.join(sorted(HARNESS_ONLY))} (the harness counts a match's rounds, not the engine)")
     return lines
+
+
+def undeclared(hello: Json, corpus: Sequence[Scenario], stored: Mapping[str, Dependencies]) -> dict[str, frozenset[str]]:
+    """Per scenario, the options whose value there the engine's hello does not declare: unsupported,
+    unknown, or declared with other values only (the engine plays another value of them, so the
+    scenario says nothing of a third option); nothing for a hello whose declaration is not valid:
+    the profile is how to find one."""
+    try:
+        verdicts = Verdicts(parse(hello), stored)
+    except DeclarationError:
+        return {}
+    out: dict[str, frozenset[str]] = {}
+    for sc in corpus:
+        v = verdicts.of(sc)
+        out[sc.id] = v.scenario.unjudged if v.scenario is not None else frozenset(n.option for n in v.needs)
+    return out
+
+
+def markdown(found: Sequence[OptionProfile], base: str, lines: Sequence[str]) -> str:
+    """The profile as markdown (`profile` writes it as profile.md): the terminal lines of `table`,
+    then every option's evidence by scenario."""
+    detail = [
+        "| option | the engine plays | evidence | conclusive | unexplained | differ elsewhere first | inconclusive |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for p in found:
+        cells = [", ".join(p.scenarios) or "-", ", ".join(p.unexplained) or "-", str(len(p.elsewhere)), str(len(p.inconclusive))]
+        detail.append(f"| `{p.option}` | {p.verdict} | {p.confidence} | " + " | ".join(cells) + " |")
+    return "\n".join([f"## Profile against {base}", "", "```text", *lines, "```", "", *detail]) + "\n"

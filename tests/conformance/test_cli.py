@@ -92,3 +92,13 @@ def test_a_report_dir_that_cannot_take_reports_is_refused_before_the_run(
     assert main(["run", "--area", "capture", "--report-dir", str(target)]) == 2
     err = capsys.readouterr().err
     assert "--report-dir: " in err and message in err and "Traceback" not in err
+
+
+def test_every_command_of_every_family_is_on_the_parser_once() -> None:
+    """The families' modules give the commands; the package's list gives --help its order: a
+    command missing from the list would silently leave the parser."""
+    from gostop_conformance.harness._cli import COMMANDS, ORDER, _parser
+
+    assert sorted(ORDER) == sorted(COMMANDS) and len(set(ORDER)) == len(ORDER)
+    actions = [a for a in _parser()._actions if a.dest == "command"]
+    assert [list(a.choices or ()) for a in actions] == [list(ORDER)]

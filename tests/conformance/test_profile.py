@@ -344,9 +344,9 @@ def test_an_option_declared_with_other_values_makes_a_scenario_no_evidence() -> 
     """A scenario under dual_role_mode fixed_double_junk, for an engine that declares only auto_best:
     the engine plays another value of it there, so the scenario says nothing of dual_role_cards
     (gostop-ts's profile doubted its own dual_role_cards with three players from such plays)."""
-    from gostop_conformance.harness._cli import _undeclared
+    from gostop_conformance.harness._profile import undeclared
 
     hello = {"rulesets": [{"id": "standard-3p", "options": {"dual_role_mode": ["auto_best"]}}]}
-    doubtful = _undeclared(hello, CORPUS, STORED)
+    doubtful = undeclared(hello, CORPUS, STORED)
     assert "dual_role_mode" in doubtful["scoring-dual-fixed-double-junk"]
     assert not doubtful[next(sid for sid, sc in BY_ID.items() if sc.ruleset == "standard-3p" and not sc.options and sid in STORED)]
