@@ -303,7 +303,7 @@ def test_a_node_id_given_back_selects_exactly_that_scenario_or_area(tmp_path: Pa
         assert "\n1 test collected in " in proc.stdout, proc.stdout
     proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "-rA", "gostop::other::other-plain")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "1 passed" in proc.stdout and "PASSED gostop::other::other-plain" in proc.stdout and "1 scenarios run, 1 checked" in proc.stdout
+    assert "1 passed" in proc.stdout and "PASSED gostop::other::other-plain" in proc.stdout and "1 scenario run, 1 checked" in proc.stdout
     proc = _pytest(tmp_path, "--gostop-engine", REFERENCE, "--collect-only", "gostop::other", "gostop::harness::harness-jjok")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _node_ids(proc.stdout) == [
@@ -372,7 +372,7 @@ def test_node_ids_under_xdist_keep_the_session_verdict(tmp_path: Path) -> None:
     assert "NOT GREEN" not in proc.stdout
     proc = _pytest(tmp_path, "--gostop-engine", DECLARES_MATGO, *xdist, "gostop::harness::harness-plain")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "1 skipped" in proc.stdout and "NOT GREEN: nothing was checked: none of the 1 scenarios collected" in proc.stdout, proc.stdout
+    assert "1 skipped" in proc.stdout and "NOT GREEN: nothing was checked: none of the 1 scenario collected" in proc.stdout, proc.stdout
 
 
 def test_a_session_that_collects_nothing_to_run_is_not_judged(tmp_path: Path) -> None:
