@@ -185,7 +185,7 @@ def _export(args: argparse.Namespace) -> int:
     except OSError as exc:  # a full disk or a closed pipe: said, never a traceback
         print(f"gostop-conformance: the export could not be written to {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAIL
-    print(f"wrote {out}: {exported.scenarios} scenarios of corpus {exported.corpus_digest}, {len(data):,} bytes")
+    print(f"wrote {out}: {counted(exported.scenarios, 'scenario')} of corpus {exported.corpus_digest}, {len(data):,} bytes")
     return EXIT_OK
 
 
